@@ -1,0 +1,21 @@
+"""A fake Telegram Bot API server for end-to-end tests of the bot (independent of ``bot/``)."""
+
+from .methods import FLOOD_METHODS
+from .server import DEFAULT_TOKEN, ChatRef, FakeBotApi, UserRef
+from .state import ApiError, Call, CallbackAnswer, FakeBotApiError
+from .views import ANY, Button, MessageView
+
+__all__ = [
+    "ANY",
+    "DEFAULT_TOKEN",
+    "FLOOD_METHODS",
+    "ApiError",
+    "Button",
+    "Call",
+    "CallbackAnswer",
+    "ChatRef",
+    "FakeBotApi",
+    "FakeBotApiError",
+    "MessageView",
+    "UserRef",
+]

@@ -1,0 +1,1186 @@
+"""The fake Telegram Bot API server (aiohttp, background thread) and its test-side control API.
+
+Usage::
+
+    with FakeBotApi(token=TOKEN, bot_username="domino_test_bot") as api:
+        alice = api.add_user("Андрей", language_code="ru")
+        group = api.add_group("Домино", owner=alice)
+        # start the real bot with base_url=api.base_url, base_file_url=api.base_file_url
+        mid = api.send_text(alice, group, "/newgame fives")
+        reply = api.wait_message(group, after=mid)
+        qid = api.press_button(alice, group, reply.message_id, "Join")
+        text, show_alert = api.callback_answer(qid)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+import socket
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, TypeVar
+
+from aiohttp import web
+
+from .methods import (
+    CANONICAL,
+    FLOOD_METHODS,
+    GET_UPDATES,
+    Params,
+    Upload,
+    create_topic,
+    dispatch,
+    member_json,
+    scope_key,
+)
+from .state import (
+    DEFAULT_ALLOWED_UPDATES,
+    JSON,
+    ApiError,
+    Call,
+    CallbackAnswer,
+    CallbackQuery,
+    Chat,
+    FakeBotApiError,
+    FloodLimits,
+    InjectedError,
+    State,
+    User,
+    canonical,
+    chat_instance,
+    user_text_entities,
+)
+from .views import ANY, Button, ButtonSelector, MessageView, message_view
+
+T = TypeVar("T")
+
+DEFAULT_TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
+_BOT_PATH = re.compile(r"^/bot(?P<token>[^/]+)/(?P<method>[^/]*)$")
+_FILE_PATH = re.compile(r"^/file/bot(?P<token>[^/]+)/(?P<path>.+)$")
+_PAYLOAD_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_DEFAULT_DESCRIPTIONS = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+}
+
+UserLike = int
+ChatLike = int
+
+
+class UserRef(int):
+    """A test user: an ``int`` (its id, also its private chat id) with a few attributes."""
+
+    first_name: str
+    username: str | None
+    language_code: str | None
+
+    def __new__(
+        cls, user_id: int, first_name: str, username: str | None, language_code: str | None
+    ) -> UserRef:
+        obj = super().__new__(cls, user_id)
+        obj.first_name = first_name
+        obj.username = username
+        obj.language_code = language_code
+        return obj
+
+    @property
+    def id(self) -> int:
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"UserRef({int(self)}, {self.first_name!r})"
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+    __format__ = int.__format__
+
+
+class ChatRef(int):
+    """A test group: an ``int`` (the chat id) with a few attributes."""
+
+    title: str
+    type: str
+    is_forum: bool
+
+    def __new__(cls, chat_id: int, title: str, chat_type: str, is_forum: bool) -> ChatRef:
+        obj = super().__new__(cls, chat_id)
+        obj.title = title
+        obj.type = chat_type
+        obj.is_forum = is_forum
+        return obj
+
+    @property
+    def id(self) -> int:
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"ChatRef({int(self)}, {self.title!r}, {self.type})"
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+    __format__ = int.__format__
+
+
+class FakeBotApi:
+    """A fake Telegram Bot API server plus a thread-safe, synchronous control API for tests."""
+
+    def __init__(
+        self,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = "domino_test_bot",
+        bot_first_name: str = "Domino Test Bot",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        privacy_mode: bool = False,
+        group_limit_per_minute: int | None = None,
+        chat_limit_per_second: int | None = None,
+        global_limit_per_second: int | None = None,
+        callback_timeout: float | None = None,
+    ) -> None:
+        """``privacy_mode``: in groups deliver only commands, replies to the bot and service
+        messages (unless the bot is an admin). ``callback_timeout``: answering a callback query
+        later than this many seconds fails like on Telegram (off by default)."""
+        self._st = State(
+            token,
+            bot_username,
+            bot_first_name,
+            privacy_mode=privacy_mode,
+            callback_timeout=callback_timeout,
+        )
+        self._st.flood = FloodLimits(
+            group_limit_per_minute, chat_limit_per_second, global_limit_per_second
+        )
+        self._host = host
+        self._port = port
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def token(self) -> str:
+        return self._st.token
+
+    @property
+    def bot_id(self) -> int:
+        return self._st.bot.id
+
+    @property
+    def bot_username(self) -> str:
+        return self._st.bot.username or ""
+
+    @property
+    def url(self) -> str:
+        return f"http://{self._host}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """For ``ApplicationBuilder().base_url(...)`` / ``Bot(base_url=...)``."""
+        return f"{self.url}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"{self.url}/file/bot"
+
+    def start(self) -> FakeBotApi:
+        if self._thread is not None:
+            return self
+        loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            try:
+                loop.run_until_complete(self._astart())
+            except BaseException as exc:  # reported to start()
+                failure.append(exc)
+                ready.set()
+                loop.close()
+                return
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+        self._loop = loop
+        self._thread = threading.Thread(target=run, name="fake-bot-api", daemon=True)
+        self._thread.start()
+        ready.wait(30)
+        if failure:
+            self._thread = None
+            raise failure[0]
+        return self
+
+    async def _astart(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(
+            app, handle_signals=False, access_log=None, shutdown_timeout=2.0
+        )
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self._host, self._port))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+
+    def stop(self) -> None:
+        if self._thread is None or self._loop is None:
+            return
+        with self._st.lock:
+            self._st.closing = True
+            self._st.changed()
+        if self._runner is not None:
+            fut = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
+            with contextlib.suppress(Exception):  # best effort shutdown
+                fut.result(15)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(15)
+        self._thread = None
+
+    def __enter__(self) -> FakeBotApi:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ HTTP layer
+    @staticmethod
+    def _json(status: int, body: JSON) -> web.Response:
+        return web.Response(
+            status=status,
+            text=json.dumps(body, ensure_ascii=False),
+            content_type="application/json",
+        )
+
+    async def _read_params(self, request: web.Request) -> Params:
+        values: dict[str, Any] = dict(request.query)
+        uploads: dict[str, Upload] = {}
+        if request.method == "POST" and request.body_exists:
+            ctype = request.content_type
+            if ctype == "application/json":
+                try:
+                    body = await request.json()
+                except ValueError:
+                    raise ApiError(400, "Bad Request: can't parse JSON request body") from None
+                if not isinstance(body, dict):
+                    raise ApiError(400, "Bad Request: JSON request body must be an object")
+                values.update(body)
+            elif ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+                form = await request.post()
+                for key, value in form.items():
+                    if isinstance(value, web.FileField):
+                        uploads[key] = Upload(
+                            key, value.filename, value.content_type, value.file.read()
+                        )
+                    elif isinstance(value, bytes | bytearray):
+                        uploads[key] = Upload(key, None, None, bytes(value))
+                    else:
+                        values[key] = value
+        return Params(values, uploads)
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        st = self._st
+        started = time.monotonic()
+        path = request.path
+        match = _BOT_PATH.match(path)
+        if match:
+            method = match["method"]
+            if match["token"] != st.token:
+                error = ApiError(401, "Unauthorized")
+                with st.lock:
+                    st.record_call(
+                        CANONICAL.get(method.lower(), method), None, started, {}, None, error
+                    )
+                return self._json(401, error.to_json())
+            try:
+                params = await self._read_params(request)
+            except ApiError as exc:
+                with st.lock:
+                    st.record_call(method, None, started, {}, None, exc)
+                return self._json(exc.error_code, exc.to_json())
+            if method.lower() == GET_UPDATES.lower():
+                status, body = await self._get_updates(params, started)
+            else:
+                with st.lock:
+                    status, body = dispatch(st, method, params, started)
+            return self._json(status, body)
+        match = _FILE_PATH.match(path)
+        if match:
+            if match["token"] != st.token:
+                return self._json(401, ApiError(401, "Unauthorized").to_json())
+            with st.lock:
+                stored = st.files_by_path.get(match["path"])
+            if stored is None:
+                return self._json(404, ApiError(404, "Not Found").to_json())
+            return web.Response(
+                body=stored.data, content_type=stored.mime_type or "application/octet-stream"
+            )
+        return self._json(404, ApiError(404, "Not Found").to_json())
+
+    async def _get_updates(self, p: Params, started: float) -> tuple[int, JSON]:
+        st = self._st
+        loop = asyncio.get_running_loop()
+        event = asyncio.Event()
+
+        def listener() -> None:
+            loop.call_soon_threadsafe(event.set)
+
+        result: list[JSON] = []
+        error: ApiError | None = None
+        gen = 0
+        timeout = 0.0
+        limit = 100
+        with st.lock:
+            try:
+                injected = st.take_injected(GET_UPDATES, None)
+                if injected is not None:
+                    raise injected
+                if st.webhook_url:
+                    raise ApiError(
+                        409,
+                        "Conflict: can't use getUpdates method while webhook is active; "
+                        "use deleteWebhook to delete the webhook first",
+                    )
+                limit = max(1, min(p.int("limit") or 100, 100))
+                timeout = max(0.0, min(p.float("timeout") or 0.0, 50.0))
+                allowed = p.json("allowed_updates")
+                if isinstance(allowed, list):
+                    st.allowed_updates = (
+                        frozenset(str(a) for a in allowed) if allowed else DEFAULT_ALLOWED_UPDATES
+                    )
+                st.confirm(p.int("offset"))
+                st.poll_generation += 1
+                gen = st.poll_generation
+                st.changed()  # terminates an older pending getUpdates with 409
+                st.update_listeners.append(listener)
+            except ApiError as exc:
+                error = exc
+        if error is None:
+            deadline = loop.time() + timeout
+            try:
+                while True:
+                    event.clear()
+                    with st.lock:
+                        if st.poll_generation != gen:
+                            error = ApiError(
+                                409,
+                                "Conflict: terminated by other getUpdates request; make sure "
+                                "that only one bot instance is running",
+                            )
+                            break
+                        if st.closing:
+                            break
+                        result = st.deliverable(limit)
+                        remaining = deadline - loop.time()
+                        if result or remaining <= 0:
+                            break
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), remaining)
+            finally:
+                with st.lock:
+                    if listener in st.update_listeners:
+                        st.update_listeners.remove(listener)
+        with st.lock:
+            st.record_call(GET_UPDATES, None, started, p.normalized(), result, error)
+        if error is not None:
+            return error.error_code, error.to_json()
+        return 200, {"ok": True, "result": result}
+
+    # ------------------------------------------------------------------ lookups
+    def _user(self, user: UserLike) -> User:
+        found = self._st.users.get(int(user))
+        if found is None:
+            raise FakeBotApiError(f"unknown user {user!r}")
+        return found
+
+    def _chat_any(self, chat: ChatLike) -> Chat:
+        found = self._st.chats.get(int(chat))
+        if found is None:
+            raise FakeBotApiError(f"unknown chat {chat!r}")
+        return found
+
+    def _chat(self, chat: ChatLike) -> Chat:
+        found = self._chat_any(chat)
+        if found.migrated_to is not None:
+            raise FakeBotApiError(f"chat {found.id} was migrated to supergroup {found.migrated_to}")
+        return found
+
+    def _actor(self, chat: Chat, by: UserLike | None) -> User | None:
+        if by is not None:
+            return self._user(by)
+        for wanted in ("creator", "administrator", "member"):
+            for uid, status in chat.members.items():
+                if status == wanted:
+                    return self._st.users[uid]
+        return None
+
+    def _join(self, user: User, chat: Chat) -> None:
+        if chat.type == "private":
+            if chat.user_id != user.id:
+                raise FakeBotApiError(
+                    f"user {user.id} cannot act in the private chat of user {chat.user_id}"
+                )
+            if user.blocked:
+                raise FakeBotApiError(
+                    f"user {user.id} blocked the bot; call unblock_bot() or start_bot() first"
+                )
+            return
+        status = chat.members.get(user.id)
+        if status is None:
+            chat.members[user.id] = "member"
+        elif status in ("left", "kicked"):
+            raise FakeBotApiError(f"user {user.id} is not a member of chat {chat.id} ({status})")
+
+    def _deliver_message(self, chat: Chat, msg_id: int) -> None:
+        st = self._st
+        msg = chat.messages[msg_id]
+        if st.should_deliver_group_message(chat, msg):
+            st.enqueue("message", st.message_json(msg))
+
+    def _my_chat_member(self, chat: Chat, actor: User, old: str, new: str) -> None:
+        st = self._st
+        bot = st.bot.to_json()
+
+        def member(status: str) -> JSON:
+            if not status:
+                return {"status": "left", "user": bot}
+            return member_json(st, chat, st.bot, status)
+
+        st.enqueue(
+            "my_chat_member",
+            {
+                "chat": st.chat_json(chat),
+                "from": actor.to_json(),
+                "date": int(time.time()),
+                "old_chat_member": member(old),
+                "new_chat_member": member(new),
+            },
+        )
+
+    # ------------------------------------------------------------------ set-up
+    def add_user(
+        self,
+        first_name: str,
+        *,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = None,
+        started: bool = False,
+        user_id: int | None = None,
+    ) -> UserRef:
+        """Create a user; its private chat (id == user id) exists but is not started."""
+        with self._st.lock:
+            uid = user_id if user_id is not None else self._st.new_user_id()
+            if uid in self._st.users or uid <= 0:
+                raise FakeBotApiError(f"bad or duplicate user id {uid}")
+            self._st.add_user(
+                User(
+                    id=uid,
+                    first_name=first_name,
+                    last_name=last_name,
+                    username=username,
+                    language_code=language_code,
+                    started=started,
+                )
+            )
+            self._st.changed()
+        return UserRef(uid, first_name, username, language_code)
+
+    def add_group(
+        self,
+        title: str,
+        *,
+        owner: UserLike | None = None,
+        admins: Iterable[UserLike] = (),
+        members: Iterable[UserLike] = (),
+        supergroup: bool = False,
+        is_forum: bool = False,
+        bot_admin: bool = False,
+        username: str | None = None,
+        announce: bool = False,
+    ) -> ChatRef:
+        """Create a group (negative id) or supergroup (``-100…``; implied by ``is_forum``) the
+        bot is a member of. ``announce`` enqueues the ``my_chat_member`` update of the bot being
+        added (by the owner / first admin)."""
+        supergroup = supergroup or is_forum
+        with self._st.lock:
+            st = self._st
+            chat = Chat(
+                id=st.new_group_id(supergroup),
+                type="supergroup" if supergroup else "group",
+                title=title,
+                username=username,
+                is_forum=is_forum,
+                bot_status="administrator" if bot_admin else "member",
+                next_message_id=2,  # 1 is the "group created" service message
+            )
+            if owner is not None:
+                chat.members[self._user(owner).id] = "creator"
+            for admin in admins:
+                chat.members[self._user(admin).id] = "administrator"
+            for member in members:
+                chat.members.setdefault(self._user(member).id, "member")
+            st.chats[chat.id] = chat
+            if announce:
+                actor = self._actor(chat, None)
+                if actor is None:
+                    raise FakeBotApiError("announce=True needs an owner, admin or member")
+                self._my_chat_member(chat, actor, "", chat.bot_status)
+            st.changed()
+            return ChatRef(chat.id, title, chat.type, is_forum)
+
+    def set_member(self, chat: ChatLike, user: UserLike, status: str = "member") -> None:
+        """Set a user's status in a group: creator | administrator | member | left | kicked."""
+        if status not in ("creator", "administrator", "member", "left", "kicked"):
+            raise FakeBotApiError(f"bad status {status!r}")
+        with self._st.lock:
+            self._chat(chat).members[self._user(user).id] = status
+            self._st.changed()
+
+    def add_topic(self, group: ChatLike, name: str, *, by: UserLike | None = None) -> int:
+        """Create a forum topic; returns its ``message_thread_id``."""
+        with self._st.lock:
+            chat = self._chat(group)
+            if not chat.is_forum:
+                raise FakeBotApiError(f"chat {chat.id} is not a forum")
+            actor = self._actor(chat, by)
+            try:
+                msg = create_topic(self._st, chat, name, actor.id if actor else None)
+            except ApiError as exc:
+                raise FakeBotApiError(exc.description) from None
+            self._deliver_message(chat, msg.message_id)
+            self._st.changed()
+            return msg.message_id
+
+    def block_bot(self, user: UserLike) -> None:
+        """The user blocks the bot (a ``my_chat_member`` update is sent, like Telegram does)."""
+        with self._st.lock:
+            found = self._user(user)
+            if not found.blocked:
+                found.blocked = True
+                self._my_chat_member(self._st.chats[found.id], found, "member", "kicked")
+
+    def unblock_bot(self, user: UserLike) -> None:
+        with self._st.lock:
+            found = self._user(user)
+            if found.blocked:
+                found.blocked = False
+                self._my_chat_member(self._st.chats[found.id], found, "kicked", "member")
+
+    def set_bot_status(
+        self,
+        chat: ChatLike,
+        status: Literal["member", "administrator", "left", "kicked"],
+        *,
+        by: UserLike | None = None,
+    ) -> None:
+        """Change the bot's own membership in a group (sends ``my_chat_member``)."""
+        with self._st.lock:
+            found = self._chat(chat)
+            if found.type == "private":
+                raise FakeBotApiError("use block_bot/unblock_bot for private chats")
+            old = found.bot_status
+            if old == status:
+                return
+            found.bot_status = status
+            actor = self._actor(found, by)
+            if actor is not None:
+                self._my_chat_member(found, actor, old, status)
+            self._st.changed()
+
+    def kick_bot(self, chat: ChatLike, *, by: UserLike | None = None) -> None:
+        self.set_bot_status(chat, "kicked", by=by)
+
+    def migrate_group(self, group: ChatLike, *, by: UserLike | None = None) -> ChatRef:
+        """Upgrade a basic group to a supergroup; returns the new chat (an int id). Calls to the
+        old id then fail with ``migrate_to_chat_id``; service messages are delivered in both."""
+        with self._st.lock:
+            st = self._st
+            old = self._chat(group)
+            if old.type != "group":
+                raise FakeBotApiError(f"chat {old.id} is not a basic group")
+            new = Chat(
+                id=st.new_group_id(True),
+                type="supergroup",
+                title=old.title,
+                username=old.username,
+                members=dict(old.members),
+                bot_status=old.bot_status,
+                migrated_from=old.id,
+            )
+            st.chats[new.id] = new
+            actor = self._actor(old, by)
+            sender = actor.id if actor else None
+            first = st.add_message(old, sender_id=sender, service={"migrate_to_chat_id": new.id})
+            second = st.add_message(new, sender_id=sender, service={"migrate_from_chat_id": old.id})
+            self._deliver_message(old, first.message_id)
+            old.migrated_to = new.id
+            self._deliver_message(new, second.message_id)
+            st.changed()
+            return ChatRef(new.id, new.title or "", "supergroup", False)
+
+    def set_flood_limits(
+        self,
+        *,
+        group_per_minute: int | None = None,
+        chat_per_second: int | None = None,
+        global_per_second: int | None = None,
+    ) -> None:
+        """Enable/disable 429 flood control (sliding windows over send*/edit* calls)."""
+        with self._st.lock:
+            self._st.flood = FloodLimits(group_per_minute, chat_per_second, global_per_second)
+
+    def inject_error(
+        self,
+        method: str | None = None,
+        chat: ChatLike | None = None,
+        *,
+        error_code: int = 500,
+        description: str | None = None,
+        retry_after: int | None = None,
+        migrate_to_chat_id: int | None = None,
+        times: int = 1,
+    ) -> None:
+        """Make the next ``times`` matching calls fail (e.g. ``error_code=429, retry_after=3``,
+        or 502 for a network hiccup). ``method=None`` / ``chat=None`` match any."""
+        params: JSON = {}
+        if retry_after is not None:
+            params["retry_after"] = retry_after
+        if migrate_to_chat_id is not None:
+            params["migrate_to_chat_id"] = migrate_to_chat_id
+        if description is None:
+            if error_code == 429:
+                description = f"Too Many Requests: retry after {retry_after or 1}"
+                params.setdefault("retry_after", retry_after or 1)
+            else:
+                description = _DEFAULT_DESCRIPTIONS.get(error_code, "Internal Server Error")
+        with self._st.lock:
+            self._st.injected.append(
+                InjectedError(
+                    CANONICAL.get(method.lower(), method) if method else None,
+                    int(chat) if chat is not None else None,
+                    ApiError(error_code, description, params or None),
+                    times,
+                )
+            )
+
+    # ------------------------------------------------------------------ user actions
+    def send_text(
+        self,
+        user: UserLike,
+        chat: ChatLike,
+        text: str,
+        *,
+        thread_id: int | None = None,
+        reply_to: int | None = None,
+    ) -> int:
+        """The user writes ``text`` in ``chat`` (joining a group if needed). A leading
+        ``/command`` or ``/command@bot`` gets a ``bot_command`` entity. Returns the message id."""
+        with self._st.lock:
+            st = self._st
+            sender = self._user(user)
+            target = self._chat(chat)
+            self._join(sender, target)
+            if target.type == "private":
+                sender.started = True
+            if thread_id is not None and thread_id not in target.topics:
+                raise FakeBotApiError(f"chat {target.id} has no topic {thread_id}")
+            if reply_to is not None and st.get_message(target, reply_to) is None:
+                raise FakeBotApiError(f"message {reply_to} not found in chat {target.id}")
+            msg = st.add_message(
+                target,
+                sender_id=sender.id,
+                thread_id=thread_id,
+                text=text,
+                raw_text=text,
+                entities=user_text_entities(text),
+                reply_to=reply_to,
+            )
+            self._deliver_message(target, msg.message_id)
+            st.changed()
+            return msg.message_id
+
+    def start_bot(self, user: UserLike, payload: str | None = None) -> int:
+        """The user opens the bot's private chat and presses Start (optionally via a deep link
+        ``?start=<payload>``): sends ``/start [payload]``. Returns the message id."""
+        if payload is not None and payload != "" and not _PAYLOAD_RE.fullmatch(payload):
+            raise FakeBotApiError(
+                f"invalid deep-link payload {payload!r}: Telegram allows 1-64 chars of "
+                "A-Z, a-z, 0-9, _ and -"
+            )
+        with self._st.lock:
+            found = self._user(user)
+            if found.blocked:
+                self.unblock_bot(found.id)
+            found.started = True
+            text = f"/start {payload}" if payload else "/start"
+            return self.send_text(found.id, found.id, text)
+
+    def parse_deep_link(self, url: str) -> str | None:
+        """The ``start`` payload of a ``https://t.me/<bot>?start=...`` link to this bot."""
+        parts = urllib.parse.urlsplit(url)
+        query = urllib.parse.parse_qs(parts.query, keep_blank_values=True)
+        if parts.scheme in ("http", "https") and (parts.hostname or "").lower() in (
+            "t.me",
+            "www.t.me",
+            "telegram.me",
+            "telegram.dog",
+        ):
+            username = parts.path.strip("/").split("/")[0]
+        elif parts.scheme == "tg" and parts.netloc == "resolve":
+            username = query.get("domain", [""])[0]
+        else:
+            raise FakeBotApiError(f"{url!r} is not a t.me link")
+        if username.lower() != self.bot_username.lower():
+            raise FakeBotApiError(f"{url!r} does not point to @{self.bot_username}")
+        if "startgroup" in query or "startchannel" in query:
+            raise FakeBotApiError(f"{url!r}: startgroup/startchannel links are not supported")
+        values = query.get("start")
+        return values[0] if values else None
+
+    def follow_url_button(
+        self,
+        user: UserLike,
+        chat: ChatLike,
+        message_id: int,
+        button: ButtonSelector | None = None,
+    ) -> int:
+        """The user clicks a url button of a message that is a deep link to this bot (the first
+        url button if ``button`` is None): sends ``/start <payload>`` in private. Returns the
+        id of that /start message."""
+        with self._st.lock:
+            view = self.message(chat, message_id)
+            if view.deleted:
+                raise FakeBotApiError(f"message {message_id} in chat {int(chat)} was deleted")
+            candidates = [b for b in view.buttons if b.url is not None]
+            if button is not None:
+                candidates = [b for b in candidates if b.matches(button)]
+            if not candidates:
+                raise FakeBotApiError(
+                    f"message {message_id} in chat {int(chat)} has no url button matching "
+                    f"{button!r}; it has: {view.describe_buttons()}"
+                )
+            url = candidates[0].url
+            assert url is not None
+            return self.start_bot(user, self.parse_deep_link(url))
+
+    def press(self, user: UserLike, chat: ChatLike, message_id: int, callback_data: str) -> str:
+        """The user presses the inline button carrying exactly ``callback_data``; returns the
+        callback query id. Raises FakeBotApiError if the message has no such button now."""
+        with self._st.lock:
+            st = self._st
+            presser = self._user(user)
+            target = self._chat(chat)
+            self._join(presser, target)
+            msg = st.get_message(target, message_id)
+            if msg is None:
+                raise FakeBotApiError(
+                    f"message {message_id} not found in chat {target.id} (never sent or deleted)"
+                )
+            view = message_view(msg, st.bot.id)
+            if not any(b.callback_data == callback_data for b in view.buttons):
+                raise FakeBotApiError(
+                    f"message {message_id} in chat {target.id} has no button with callback_data "
+                    f"{callback_data!r}; it has: {view.describe_buttons()}"
+                )
+            qid = str(secrets.randbits(62) | (1 << 61))
+            st.queries[qid] = CallbackQuery(
+                qid, presser.id, target.id, message_id, callback_data, time.monotonic()
+            )
+            st.enqueue(
+                "callback_query",
+                {
+                    "id": qid,
+                    "from": presser.to_json(),
+                    "message": st.message_json(msg),
+                    "chat_instance": chat_instance(target.id),
+                    "data": callback_data,
+                },
+            )
+            return qid
+
+    def press_button(
+        self, user: UserLike, chat: ChatLike, message_id: int, button: ButtonSelector
+    ) -> str:
+        """Press a callback button chosen by its text (exact), a regex or a predicate."""
+        with self._st.lock:
+            found = self.message(chat, message_id).button(button)
+            if found.callback_data is None:
+                raise FakeBotApiError(
+                    f"button {found.text!r} is not a callback button (url={found.url!r})"
+                )
+            return self.press(user, chat, message_id, found.callback_data)
+
+    def callback_answer(self, query_id: str, timeout: float = 5.0) -> CallbackAnswer:
+        """Wait for the bot's answerCallbackQuery; returns ``(text, show_alert)``."""
+        with self._st.lock:
+            if query_id not in self._st.queries:
+                raise FakeBotApiError(f"unknown callback query {query_id!r}")
+        return self.wait_for(
+            lambda api: api._st.queries[query_id].answer,
+            timeout,
+            f"answerCallbackQuery for query {query_id}",
+        )
+
+    def query_answer(self, query_id: str) -> CallbackAnswer | None:
+        """The answer to a callback query so far (non-blocking)."""
+        with self._st.lock:
+            query = self._st.queries.get(query_id)
+            return query.answer if query else None
+
+    # ------------------------------------------------------------------ inspection
+    def messages(
+        self,
+        chat: ChatLike,
+        *,
+        thread_id: Any = ANY,
+        from_bot: bool | None = None,
+        include_deleted: bool = False,
+    ) -> list[MessageView]:
+        """Messages of a chat in order. ``thread_id``: ANY (default), None (no topic) or an id;
+        ``from_bot``: None (all), True (bot only) or False (users/service only)."""
+        with self._st.lock:
+            found = self._chat_any(chat)
+            out = []
+            for msg in sorted(found.messages.values(), key=lambda m: m.message_id):
+                if msg.deleted and not include_deleted:
+                    continue
+                if thread_id is not ANY and msg.thread_id != thread_id:
+                    continue
+                is_bot = msg.sender_id == self._st.bot.id
+                if from_bot is not None and is_bot != from_bot:
+                    continue
+                out.append(message_view(msg, self._st.bot.id))
+            return out
+
+    def message(self, chat: ChatLike, message_id: int) -> MessageView:
+        """One message as it is now (also if deleted: check ``.deleted``)."""
+        with self._st.lock:
+            msg = self._chat_any(chat).messages.get(message_id)
+            if msg is None:
+                raise FakeBotApiError(f"message {message_id} not found in chat {int(chat)}")
+            return message_view(msg, self._st.bot.id)
+
+    def last_message(
+        self,
+        chat: ChatLike,
+        *,
+        thread_id: Any = ANY,
+        from_bot: bool | None = True,
+        where: Callable[[MessageView], bool] | None = None,
+    ) -> MessageView | None:
+        """The newest non-deleted message (by default: from the bot) matching the filters."""
+        for view in reversed(self.messages(chat, thread_id=thread_id, from_bot=from_bot)):
+            if where is None or where(view):
+                return view
+        return None
+
+    def last_id(self, chat: ChatLike) -> int:
+        """Highest message id used in the chat so far (handy as ``after=`` marker)."""
+        with self._st.lock:
+            return self._chat_any(chat).next_message_id - 1
+
+    def buttons(self, chat: ChatLike, message_id: int) -> list[Button]:
+        """Inline buttons of a message (``.text``, ``.callback_data``, ``.url``, ``.value``)."""
+        return self.message(chat, message_id).buttons
+
+    def pinned(self, chat: ChatLike) -> list[int]:
+        with self._st.lock:
+            return list(self._chat_any(chat).pinned)
+
+    def user_started(self, user: UserLike) -> bool:
+        with self._st.lock:
+            return self._user(user).started
+
+    def member_status(self, chat: ChatLike, user: UserLike) -> str:
+        with self._st.lock:
+            return self._chat_any(chat).members.get(int(user), "left")
+
+    def migrated_to(self, chat: ChatLike) -> int | None:
+        with self._st.lock:
+            return self._chat_any(chat).migrated_to
+
+    def file_bytes(self, file_id: str) -> bytes:
+        with self._st.lock:
+            entry = self._st.files.get(file_id)
+            if entry is None:
+                raise FakeBotApiError(f"unknown file_id {file_id!r}")
+            return entry[0].data
+
+    def calls(
+        self,
+        method: str | Iterable[str] | None = None,
+        chat: ChatLike | None = None,
+        *,
+        ok: bool | None = None,
+        include_polling: bool = False,
+        since: float | None = None,
+    ) -> list[Call]:
+        """Recorded calls (oldest first). ``method`` is case-insensitive (one or several);
+        getUpdates is left out unless asked for or ``include_polling``; ``since`` is a
+        ``time.time()`` value."""
+        if isinstance(method, str):
+            wanted: set[str] | None = {method.lower()}
+        elif method is not None:
+            wanted = {m.lower() for m in method}
+        else:
+            wanted = None
+        with self._st.lock:
+            out = []
+            for call in self._st.calls:
+                name = call.method.lower()
+                if wanted is not None and name not in wanted:
+                    continue
+                if wanted is None and not include_polling and name == "getupdates":
+                    continue
+                if chat is not None and call.chat_id != int(chat):
+                    continue
+                if ok is not None and call.ok != ok:
+                    continue
+                if since is not None and call.time < since:
+                    continue
+                out.append(call)
+            return out
+
+    def count_calls(
+        self, method: str | Iterable[str] | None = None, chat: ChatLike | None = None, **kw: Any
+    ) -> int:
+        return len(self.calls(method, chat, **kw))
+
+    def max_calls_in_window(
+        self,
+        chat: ChatLike | None = None,
+        *,
+        window: float = 60.0,
+        methods: Iterable[str] = FLOOD_METHODS,
+        ok: bool | None = True,
+    ) -> int:
+        """The largest number of (by default successful send*/edit*) calls to ``chat`` (or to
+        all chats) that fell into any sliding window of ``window`` seconds."""
+        times = [c.monotonic for c in self.calls(list(methods), chat, ok=ok)]
+        best = 0
+        start = 0
+        for end, t in enumerate(times):
+            while t - times[start] >= window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+    def commands(
+        self, scope: JSON | str | None = None, language_code: str = ""
+    ) -> list[tuple[str, str]]:
+        """Commands set for exactly this scope (dict or type name) and language."""
+        if isinstance(scope, str):
+            scope = {"type": scope}
+        with self._st.lock:
+            try:
+                key = scope_key(self._st, scope)
+            except ApiError as exc:
+                raise FakeBotApiError(exc.description) from None
+            return [
+                (c["command"], c["description"])
+                for c in self._st.commands.get((key, language_code), [])
+            ]
+
+    def effective_commands(
+        self, user: UserLike, chat: ChatLike | None = None, language_code: str | None = None
+    ) -> list[tuple[str, str]]:
+        """The command list a Telegram client would show ``user`` in ``chat`` (private chat by
+        default), following the Bot API scope resolution order."""
+        with self._st.lock:
+            found_user = self._user(user)
+            found_chat = self._chat_any(chat if chat is not None else found_user.id)
+            lang = language_code if language_code is not None else found_user.language_code
+            scopes: list[JSON] = []
+            if found_chat.type == "private":
+                scopes += [
+                    {"type": "chat", "chat_id": found_chat.id},
+                    {"type": "all_private_chats"},
+                ]
+            else:
+                is_admin = found_chat.members.get(found_user.id) in ("creator", "administrator")
+                scopes.append(
+                    {"type": "chat_member", "chat_id": found_chat.id, "user_id": found_user.id}
+                )
+                if is_admin:
+                    scopes.append({"type": "chat_administrators", "chat_id": found_chat.id})
+                scopes.append({"type": "chat", "chat_id": found_chat.id})
+                if is_admin:
+                    scopes.append({"type": "all_chat_administrators"})
+                scopes.append({"type": "all_group_chats"})
+            scopes.append({"type": "default"})
+            for scope in scopes:
+                for lang_key in ([lang] if lang else []) + [""]:
+                    cmds = self._st.commands.get((canonical(scope), lang_key))
+                    if cmds:
+                        return [(c["command"], c["description"]) for c in cmds]
+            return []
+
+    def bot_text(self, kind: str = "description", language_code: str = "") -> str | None:
+        """What setMyDescription / setMyShortDescription / setMyName stored
+        (``kind``: description | short_description | name)."""
+        with self._st.lock:
+            return self._st.texts.get((kind, language_code))
+
+    def pending_updates(self) -> list[JSON]:
+        """Updates not yet confirmed by the bot (deep copies)."""
+        with self._st.lock:
+            return json.loads(json.dumps(self._st.updates))
+
+    def all_updates(self) -> list[JSON]:
+        with self._st.lock:
+            return json.loads(json.dumps(self._st.all_updates))
+
+    # ------------------------------------------------------------------ waiting
+    def wait_for(
+        self,
+        predicate: Callable[[FakeBotApi], T],
+        timeout: float = 10.0,
+        what: str | None = None,
+    ) -> T:
+        """Re-evaluate ``predicate(api)`` (with the state locked) whenever something changes
+        until it returns a truthy value, which is returned; else raise TimeoutError with a dump
+        of recent calls."""
+        deadline = time.monotonic() + timeout
+        with self._st.cond:
+            while True:
+                value = predicate(self)
+                if value:
+                    return value
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(
+                        f"{what or 'condition'} not met within {timeout}s\n{self.dump()}"
+                    )
+                self._st.cond.wait(min(remaining, 0.1))
+
+    def wait_message(
+        self,
+        chat: ChatLike,
+        *,
+        contains: str | None = None,
+        where: Callable[[MessageView], bool] | None = None,
+        thread_id: Any = ANY,
+        after: int | None = None,
+        from_bot: bool | None = True,
+        timeout: float = 10.0,
+    ) -> MessageView:
+        """Wait for the first message (by default from the bot) with id > ``after`` whose
+        text/caption contains ``contains`` and which satisfies ``where``."""
+
+        def find(api: FakeBotApi) -> MessageView | None:
+            for view in api.messages(chat, thread_id=thread_id, from_bot=from_bot):
+                if after is not None and view.message_id <= after:
+                    continue
+                if contains is not None and contains not in view.content:
+                    continue
+                if where is not None and not where(view):
+                    continue
+                return view
+            return None
+
+        what = f"message in chat {int(chat)}" + (f" containing {contains!r}" if contains else "")
+        if after is not None:
+            what += f" after #{after}"
+        return self.wait_for(find, timeout, what)
+
+    def wait_edit(
+        self,
+        chat: ChatLike,
+        message_id: int,
+        *,
+        after_edits: int | None = None,
+        where: Callable[[MessageView], bool] | None = None,
+        timeout: float = 10.0,
+    ) -> MessageView:
+        """Wait until the message has been edited more than ``after_edits`` times (default: its
+        edit count now) and satisfies ``where``."""
+        base = self.message(chat, message_id).edit_count if after_edits is None else after_edits
+
+        def find(api: FakeBotApi) -> MessageView | None:
+            view = api.message(chat, message_id)
+            if view.edit_count > base and (where is None or where(view)):
+                return view
+            return None
+
+        return self.wait_for(find, timeout, f"edit of message {message_id} in chat {int(chat)}")
+
+    def wait_delivered(self, timeout: float = 10.0) -> None:
+        """Wait until the bot has fetched every update enqueued so far."""
+
+        def done(api: FakeBotApi) -> bool:
+            st = api._st
+            return not any(u["update_id"] > st.delivered_upto for u in st.updates)
+
+        self.wait_for(done, timeout, "delivery of all pending updates")
+
+    def wait_quiet(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
+        """Wait until all updates were fetched and the bot made no call (other than
+        getUpdates) for ``quiet`` seconds — useful before asserting that nothing happened."""
+
+        def done(api: FakeBotApi) -> bool:
+            st = api._st
+            if any(u["update_id"] > st.delivered_upto for u in st.updates):
+                return False
+            return time.monotonic() - max(st.last_bot_call, st.last_delivery) >= quiet
+
+        self.wait_for(done, timeout, f"{quiet}s without bot API calls")
+
+    async def wait_for_async(
+        self, predicate: Callable[[FakeBotApi], T], timeout: float = 10.0, what: str | None = None
+    ) -> T:
+        """:meth:`wait_for` for async tests (does not block the running event loop)."""
+        return await asyncio.to_thread(self.wait_for, predicate, timeout, what)
+
+    async def callback_answer_async(self, query_id: str, timeout: float = 5.0) -> CallbackAnswer:
+        return await asyncio.to_thread(self.callback_answer, query_id, timeout)
+
+    async def wait_message_async(self, chat: ChatLike, **kwargs: Any) -> MessageView:
+        return await asyncio.to_thread(lambda: self.wait_message(chat, **kwargs))
+
+    def dump(self, last: int = 25) -> str:
+        """Human-readable summary: recent calls, pending updates, last messages per chat."""
+        with self._st.lock:
+            st = self._st
+            lines = [f"--- last {last} Bot API calls (getUpdates omitted) ---"]
+            calls = [c for c in st.calls if c.method != GET_UPDATES][-last:]
+            lines += [c.short() for c in calls] or ["(none)"]
+            polls = [c for c in st.calls if c.method == GET_UPDATES]
+            lines.append(
+                f"--- getUpdates calls: {len(polls)}; unconfirmed updates: "
+                f"{[u['update_id'] for u in st.updates]}; delivered up to {st.delivered_upto} ---"
+            )
+            for chat in st.chats.values():
+                live = [m for m in chat.messages.values() if not m.deleted]
+                if not live:
+                    continue
+                lines.append(f"--- chat {chat.id} ({chat.type} {chat.title or ''}) ---")
+                for msg in sorted(live, key=lambda m: m.message_id)[-5:]:
+                    view = message_view(msg, st.bot.id)
+                    who = "bot" if view.from_bot else f"user {view.sender_id}"
+                    content = view.content.replace("\n", "\\n")
+                    if len(content) > 100:
+                        content = content[:97] + "..."
+                    extra = " [photo]" if view.photo else ""
+                    if view.document is not None:
+                        extra += f" [document {view.document_filename}]"
+                    extra += f" buttons: {view.describe_buttons()}" if view.reply_markup else ""
+                    lines.append(f"#{view.message_id} {who}: {content!r}{extra}")
+            return "\n".join(lines)

@@ -1,0 +1,671 @@
+"""Tests of the fake Bot API, driven through python-telegram-bot's own client."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import io
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+from PIL import Image
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeChat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaDocument,
+    InputMediaPhoto,
+    Update,
+)
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Conflict,
+    EndPointNotFound,
+    Forbidden,
+    InvalidToken,
+    RetryAfter,
+)
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
+
+from tests.fakebotapi import ANY, FakeBotApi, FakeBotApiError
+from tests.fakebotapi.htmltext import HtmlParseError, parse_html
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def png(width: int = 120, height: int = 60, color: str = "red") -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), color).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def keyboard(*rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text, callback_data=data) for text, data in row] for row in rows]
+    )
+
+
+@pytest.fixture
+def api() -> Iterator[FakeBotApi]:
+    with FakeBotApi(bot_username="domino_test_bot") as server:
+        yield server
+
+
+@pytest.fixture
+async def bot(api: FakeBotApi) -> AsyncIterator[Bot]:
+    async with Bot(api.token, base_url=api.base_url, base_file_url=api.base_file_url) as client:
+        yield client
+
+
+# ------------------------------------------------------------------------------ basics
+
+
+async def test_get_me(api: FakeBotApi, bot: Bot) -> None:
+    me = await bot.get_me()
+    assert me.id == api.bot_id == 123456
+    assert me.username == "domino_test_bot"
+    assert me.is_bot
+    assert api.count_calls("getMe") == 2  # Bot.initialize() + ours
+
+
+async def test_wrong_token_is_unauthorized(api: FakeBotApi) -> None:
+    with pytest.raises(InvalidToken):
+        async with Bot("654321:WRONG", base_url=api.base_url, base_file_url=api.base_file_url):
+            pass
+    resp = httpx.get(f"{api.url}/bot654321:WRONG/getMe")
+    assert resp.status_code == 401
+    assert resp.json() == {"ok": False, "error_code": 401, "description": "Unauthorized"}
+
+
+def test_envelope_methods_case_insensitive_and_unknown(api: FakeBotApi) -> None:
+    alice = api.add_user("Alice", started=True)
+    base = f"{api.url}/bot{api.token}"
+    assert httpx.get(f"{base}/GETME").json()["result"]["username"] == "domino_test_bot"
+    resp = httpx.post(f"{base}/sendmessage", json={"chat_id": alice, "text": "json body"})
+    assert resp.json()["ok"] and resp.json()["result"]["text"] == "json body"
+    resp = httpx.post(f"{base}/sendMessage", data={"chat_id": str(alice), "text": "form"})
+    assert resp.json()["result"]["message_id"] == 2
+    resp = httpx.post(f"{base}/noSuchMethod")
+    assert resp.status_code == 404
+    assert resp.json() == {
+        "ok": False,
+        "error_code": 404,
+        "description": "Not Found: method not found",
+    }
+    assert [c.method for c in api.calls()] == [
+        "getMe",
+        "sendMessage",
+        "sendMessage",
+        "noSuchMethod",
+    ]
+
+
+async def test_unknown_method_via_ptb(bot: Bot) -> None:
+    with pytest.raises(EndPointNotFound):
+        await bot.do_api_request("fooBar")
+
+
+# ------------------------------------------------------------------------------ messages
+
+
+async def test_send_edit_and_not_modified(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Андрей", language_code="ru")
+    group = api.add_group("Домино", owner=alice)
+    markup = keyboard([("Join", "join:1"), ("Leave", "leave:1")])
+    sent = await bot.send_message(
+        group, "<b>Game</b> &lt;1&gt;", parse_mode="HTML", reply_markup=markup
+    )
+    assert sent.chat.type == "group" and sent.chat.title == "Домино"
+    assert sent.text == "Game <1>"
+    assert sent.text_html == "<b>Game</b> &lt;1&gt;"
+    assert sent.reply_markup == markup
+    view = api.message(group, sent.message_id)
+    assert view.text == "Game <1>" and view.raw_text == "<b>Game</b> &lt;1&gt;"
+    assert [b.callback_data for b in view.buttons] == ["join:1", "leave:1"]
+    assert [(b.text, b.value) for b in api.buttons(group, sent.message_id)] == [
+        ("Join", "join:1"),
+        ("Leave", "leave:1"),
+    ]
+
+    edited = await bot.edit_message_text("Game 2", group, sent.message_id, reply_markup=markup)
+    assert isinstance(edited, type(sent)) and edited.text == "Game 2"
+    assert edited.edit_date is not None
+    with pytest.raises(BadRequest, match="(?i)message is not modified"):
+        await bot.edit_message_text("Game 2", group, sent.message_id, reply_markup=markup)
+    # Same text without reply_markup: the keyboard is removed, which *is* a modification.
+    await bot.edit_message_text("Game 2", group, sent.message_id)
+    view = api.message(group, sent.message_id)
+    assert view.reply_markup == [] and view.edit_count == 2
+    # Only the markup.
+    await bot.edit_message_reply_markup(group, sent.message_id, reply_markup=markup)
+    with pytest.raises(BadRequest, match="(?i)not modified"):
+        await bot.edit_message_reply_markup(group, sent.message_id, reply_markup=markup)
+
+    with pytest.raises(BadRequest, match="(?i)message to edit not found"):
+        await bot.edit_message_text("x", group, 999)
+    assert await bot.delete_message(group, sent.message_id)
+    with pytest.raises(BadRequest, match="(?i)message to edit not found"):
+        await bot.edit_message_text("x", group, sent.message_id)
+    with pytest.raises(BadRequest, match="(?i)message to delete not found"):
+        await bot.delete_message(group, sent.message_id)
+    assert api.messages(group) == []
+    assert api.messages(group, include_deleted=True)[0].deleted
+
+
+async def test_message_ids_are_per_chat(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+    g1 = api.add_group("One", owner=alice)
+    g2 = api.add_group("Two", supergroup=True, owner=alice)
+    assert g1 < 0 and str(g2).startswith("-100")
+    a = await bot.send_message(g1, "a")
+    b = await bot.send_message(g1, "b")
+    c = await bot.send_message(g2, "c")
+    d = await bot.send_message(alice, "d")
+    assert b.message_id == a.message_id + 1
+    assert c.message_id == a.message_id
+    assert c.chat.type == "supergroup"
+    assert d.chat.type == "private" and d.chat.first_name == "Alice" and d.chat.id == alice
+    with pytest.raises(BadRequest, match="(?i)message to edit not found"):
+        await bot.edit_message_text("x", g2, b.message_id)  # exists in g1, not in g2
+
+
+async def test_private_chat_errors(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    with pytest.raises(Forbidden, match="(?i)bot can't initiate conversation with a user"):
+        await bot.send_message(alice, "hi")
+    with pytest.raises(BadRequest, match="(?i)chat not found"):
+        await bot.send_message(987654321, "hi")
+    api.start_bot(alice)
+    await bot.send_message(alice, "hi")
+    api.block_bot(alice)
+    with pytest.raises(Forbidden, match="(?i)bot was blocked by the user"):
+        await bot.send_message(alice, "hi again")
+    api.start_bot(alice)  # unblocks ("Restart" button)
+    await bot.send_message(alice, "welcome back")
+    kinds = [next(k for k in u if k != "update_id") for u in api.all_updates()]
+    assert kinds == ["message", "my_chat_member", "my_chat_member", "message"]
+
+
+async def test_text_limits_and_html_errors(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    await bot.send_message(group, "я" * 4096)
+    with pytest.raises(BadRequest, match="(?i)message is too long"):
+        await bot.send_message(group, "я" * 4097)
+    # Tags do not count towards the limit.
+    await bot.send_message(group, "<b>" + "x" * 4096 + "</b>", parse_mode="HTML")
+    with pytest.raises(BadRequest, match="(?i)can't parse entities: Unsupported start tag"):
+        await bot.send_message(group, "score < 5 for <Вася>", parse_mode="HTML")
+    with pytest.raises(BadRequest, match="(?i)Can't find end tag"):
+        await bot.send_message(group, "<b>bold", parse_mode="HTML")
+    with pytest.raises(BadRequest, match="(?i)message caption is too long"):
+        await bot.send_photo(group, png(), caption="c" * 1025)
+    with pytest.raises(BadRequest, match="(?i)message text is empty"):
+        await bot.send_message(group, "<i></i>  ", parse_mode="HTML")
+
+
+def test_html_parser() -> None:
+    plain, entities = parse_html('<b>a<i>b</i></b> &amp; <a href="https://x.y/?a=1&amp;b=2">л</a>')
+    assert plain == "ab & л"
+    assert entities == [
+        {"type": "bold", "offset": 0, "length": 2},
+        {"type": "italic", "offset": 1, "length": 1},
+        {"type": "text_link", "offset": 5, "length": 1, "url": "https://x.y/?a=1&b=2"},
+    ]
+    plain, entities = parse_html("😀<u>x</u> &unknown; &#60;")
+    assert plain == "😀x &unknown; <"
+    assert entities == [{"type": "underline", "offset": 2, "length": 1}]  # UTF-16 offsets
+    with pytest.raises(HtmlParseError, match='expected "</b>", found "</i>"'):
+        parse_html("<b>x</i>")
+    with pytest.raises(HtmlParseError, match='must have class "tg-spoiler"'):
+        parse_html("<span>x</span>")
+
+
+# ------------------------------------------------------------------------------ keyboards
+
+
+async def test_callback_data_limits(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    await bot.send_message(group, "ok", reply_markup=keyboard([("x", "d" * 64)]))
+    with pytest.raises(BadRequest, match="(?i)BUTTON_DATA_INVALID"):
+        await bot.send_message(group, "too long", reply_markup=keyboard([("x", "d" * 65)]))
+    with pytest.raises(BadRequest, match="(?i)BUTTON_DATA_INVALID"):  # 33 Cyrillic letters = 66 B
+        await bot.send_message(group, "too long", reply_markup=keyboard([("x", "ж" * 33)]))
+    url_markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton("Open", url="https://t.me/domino_test_bot?start=abc")]]
+    )
+    sent = await bot.send_message(group, "url", reply_markup=url_markup)
+    assert api.buttons(group, sent.message_id)[0].url == "https://t.me/domino_test_bot?start=abc"
+    with pytest.raises(BadRequest, match="(?i)BUTTON_URL_INVALID"):
+        await bot.send_message(
+            group,
+            "bad url",
+            reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton("x", url="nope")]]),
+        )
+
+
+async def test_press_and_answer(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", language_code="ru")
+    bob = api.add_user("Bob")
+    group = api.add_group("G", owner=alice)
+    sent = await bot.send_message(group, "pick", reply_markup=keyboard([("A", "a"), ("B", "b")]))
+    with pytest.raises(FakeBotApiError, match="no button with callback_data 'c'"):
+        api.press(alice, group, sent.message_id, "c")
+    with pytest.raises(FakeBotApiError, match="no button matching 'C'"):
+        api.press_button(alice, group, sent.message_id, "C")
+    with pytest.raises(FakeBotApiError, match="not found"):
+        api.press(alice, group, 12345, "a")
+    qid = api.press_button(bob, group, sent.message_id, "B")
+    updates = await bot.get_updates()
+    query = updates[-1].callback_query
+    assert query is not None
+    assert query.id == qid and query.data == "b" and query.from_user.id == bob
+    assert query.message is not None and query.message.message_id == sent.message_id
+    assert query.chat_instance
+    assert api.member_status(group, bob) == "member"  # joined by pressing
+    assert await query.answer("Нажато", show_alert=True)
+    text, show_alert = api.callback_answer(qid)
+    assert (text, show_alert) == ("Нажато", True)
+    with pytest.raises(BadRequest, match="(?i)query is too old"):
+        await bot.answer_callback_query(qid)
+    with pytest.raises(BadRequest, match="(?i)query is too old"):
+        await bot.answer_callback_query("12345")
+    # After an edit removes the keyboard, the button can no longer be pressed.
+    await bot.edit_message_text("done", group, sent.message_id)
+    with pytest.raises(FakeBotApiError, match="no inline keyboard"):
+        api.press(alice, group, sent.message_id, "a")
+
+
+async def test_deep_link_button(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    markup = InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("Other", url="https://example.com/")],
+            [InlineKeyboardButton("Hand", url="https://t.me/domino_test_bot?start=hand_42")],
+        ]
+    )
+    sent = await bot.send_message(group, "see your hand", reply_markup=markup)
+    with pytest.raises(FakeBotApiError, match=r"not a t\.me link"):
+        api.follow_url_button(alice, group, sent.message_id, "Other")
+    with pytest.raises(FakeBotApiError, match="no url button"):
+        api.follow_url_button(alice, group, sent.message_id, "Missing")
+    start_id = api.follow_url_button(alice, group, sent.message_id, "Hand")
+    assert api.user_started(alice)
+    updates = await bot.get_updates()
+    msg = updates[-1].message
+    assert msg is not None and msg.text == "/start hand_42" and msg.message_id == start_id
+    assert msg.chat.type == "private" and msg.chat.id == alice
+    assert msg.entities[0].type == "bot_command" and msg.entities[0].length == 6
+    await bot.send_message(alice, "your hand")  # now allowed
+
+
+async def test_user_commands_entities(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Андрей", language_code="ru")
+    group = api.add_group("G", owner=alice)
+    api.send_text(alice, group, "/newgame@domino_test_bot fives")
+    api.send_text(alice, group, "hello /notacommand")
+    updates = await bot.get_updates()
+    first, second = (u.message for u in updates)
+    assert first is not None and second is not None
+    assert first.entities[0].length == len("/newgame@domino_test_bot")
+    assert first.from_user is not None and first.from_user.language_code == "ru"
+    assert second.entities == ()
+
+
+# ------------------------------------------------------------------------------ media
+
+
+async def test_photo_upload_and_edit_media(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    red, blue = png(color="red"), png(200, 100, color="blue")
+    sent = await bot.send_photo(
+        group,
+        red,
+        caption="<b>Board</b>",
+        parse_mode="HTML",
+        reply_markup=keyboard([("Move", "m")]),
+    )
+    assert sent.photo[-1].width == 120 and sent.photo[-1].height == 60
+    assert sent.caption == "Board"
+    view = api.message(group, sent.message_id)
+    assert view.photo == red and view.photo_size == (120, 60) and view.raw_caption == "<b>Board</b>"
+
+    edited = await bot.edit_message_media(
+        InputMediaPhoto(blue, caption="Board 2"),
+        group,
+        sent.message_id,
+        reply_markup=keyboard([("Move", "m")]),
+    )
+    assert isinstance(edited, type(sent))
+    assert edited.photo[-1].width == 200 and edited.caption == "Board 2"
+    view = api.message(group, sent.message_id)
+    assert view.photo == blue and view.caption == "Board 2" and view.edit_count == 1
+    with pytest.raises(BadRequest, match="(?i)not modified"):
+        await bot.edit_message_media(
+            InputMediaPhoto(blue, caption="Board 2"),
+            group,
+            sent.message_id,
+            reply_markup=keyboard([("Move", "m")]),
+        )
+    with pytest.raises(BadRequest, match="(?i)there is no text in the message to edit"):
+        await bot.edit_message_text("text", group, sent.message_id)
+    await bot.edit_message_caption(group, sent.message_id, caption="new caption")
+    assert api.message(group, sent.message_id).caption == "new caption"
+    with pytest.raises(BadRequest, match="(?i)IMAGE_PROCESS_FAILED"):
+        await bot.send_photo(group, b"not an image")
+    with pytest.raises(BadRequest, match="(?i)PHOTO_INVALID_DIMENSIONS"):
+        await bot.send_photo(group, png(2100, 100))
+
+
+async def test_file_id_reuse_and_documents(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    big = png(1000, 500)
+    first = await bot.send_photo(group, big)
+    assert len(first.photo) > 1  # thumbnails + original, largest last
+    file_id = first.photo[-1].file_id
+    second = await bot.send_photo(alice, file_id, caption="again")
+    assert second.photo[-1].file_unique_id == first.photo[-1].file_unique_id
+    assert api.message(alice, second.message_id).photo == big
+    third = await bot.send_message(group, "text")
+    with pytest.raises(BadRequest, match="(?i)not modified"):  # same file, no caption
+        await bot.edit_message_media(InputMediaPhoto(file_id), group, first.message_id)
+    await bot.edit_message_media(InputMediaPhoto(file_id, caption="c"), group, first.message_id)
+    assert api.message(group, first.message_id).caption == "c"
+    with pytest.raises(BadRequest, match="(?i)wrong file identifier"):
+        await bot.send_photo(group, "AgACAgIAAxkBAAI-no-such-file")
+    with pytest.raises(BadRequest, match="(?i)there is no media in the message to edit"):
+        await bot.edit_message_media(InputMediaPhoto(file_id), group, third.message_id)
+
+    doc = await bot.send_document(group, b"log line\n", filename="game.log", caption="log")
+    assert doc.document is not None and doc.document.file_name == "game.log"
+    view = api.message(group, doc.message_id)
+    assert view.document == b"log line\n" and view.document_filename == "game.log"
+    file = await bot.get_file(doc.document.file_id)
+    assert bytes(await file.download_as_bytearray()) == b"log line\n"
+    assert api.file_bytes(file_id) == big
+    await bot.edit_message_media(
+        InputMediaDocument(b"other", filename="b.txt"), group, doc.message_id
+    )
+    assert api.message(group, doc.message_id).document == b"other"
+    with pytest.raises(BadRequest, match="(?i)can't use file of type Document as Photo"):
+        await bot.send_photo(group, doc.document.file_id)
+
+
+# ------------------------------------------------------------------------------ updates
+
+
+async def test_get_updates_offset_and_long_poll(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    api.send_text(alice, group, "one")
+    api.send_text(alice, group, "two")
+    updates = await bot.get_updates()
+    assert [u.message.text for u in updates if u.message] == ["one", "two"]
+    ids = [u.update_id for u in updates]
+    assert ids[1] == ids[0] + 1
+    assert [u.update_id for u in await bot.get_updates(limit=1)] == ids[:1]
+    # offset confirms
+    assert [u.update_id for u in await bot.get_updates(offset=ids[1])] == ids[1:]
+    assert await bot.get_updates(offset=ids[1] + 1) == ()
+    assert api.pending_updates() == []
+
+    # long poll: no update -> waits for the timeout
+    started = time.monotonic()
+    assert await bot.get_updates(offset=ids[1] + 1, timeout=dtm.timedelta(seconds=1)) == ()
+    assert 0.9 <= time.monotonic() - started < 3
+
+    # long poll: returns as soon as an update arrives
+    timer = threading.Timer(0.3, lambda: api.send_text(alice, group, "three"))
+    timer.start()
+    started = time.monotonic()
+    updates = await bot.get_updates(offset=ids[1] + 1, timeout=dtm.timedelta(seconds=10))
+    assert time.monotonic() - started < 3
+    assert [u.message.text for u in updates if u.message] == ["three"]
+    api.wait_delivered(timeout=1)
+
+    # allowed_updates filters (and drops) other kinds
+    api.send_text(alice, group, "msg")
+    msg = api.last_message(group, from_bot=None)
+    assert msg is not None
+    sent = await bot.send_message(group, "k", reply_markup=keyboard([("x", "x")]))
+    api.press(alice, group, sent.message_id, "x")
+    got = await bot.get_updates(
+        offset=updates[-1].update_id + 1, allowed_updates=[Update.CALLBACK_QUERY]
+    )
+    assert [u.callback_query.data for u in got if u.callback_query] == ["x"]
+    assert all(u.message is None for u in got)
+
+
+def test_concurrent_get_updates_conflict(api: FakeBotApi) -> None:
+    base = f"{api.url}/bot{api.token}/getUpdates"
+    results: list[httpx.Response] = []
+    first = threading.Thread(
+        target=lambda: results.append(httpx.post(base, data={"timeout": "5"}, timeout=10))
+    )
+    first.start()
+    api.wait_for(lambda a: a._st.poll_generation == 1, 2)
+    second = httpx.post(base, data={"timeout": "0"})
+    first.join(5)
+    assert second.json() == {"ok": True, "result": []}
+    assert results[0].status_code == 409
+    assert "terminated by other getUpdates request" in results[0].json()["description"]
+
+
+async def test_conflict_surfaces_in_ptb(api: FakeBotApi, bot: Bot) -> None:
+    await bot.set_webhook("https://example.com/hook")
+    with pytest.raises(Conflict, match="(?i)webhook is active"):
+        await bot.get_updates()
+    await bot.delete_webhook()
+    assert await bot.get_updates() == ()
+
+
+# ------------------------------------------------------------------------------ chats
+
+
+async def test_migration_surfaces_as_chat_migrated(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    new = api.migrate_group(group)
+    assert new != group and str(new).startswith("-100")
+    with pytest.raises(ChatMigrated) as info:
+        await bot.send_message(group, "hi")
+    assert info.value.new_chat_id == new
+    with pytest.raises(ChatMigrated):
+        await bot.edit_message_text("x", group, 1)
+    with pytest.raises(FakeBotApiError, match="migrated"):
+        api.send_text(alice, group, "hello")
+    sent = await bot.send_message(new, "hi")
+    assert sent.chat.type == "supergroup"
+    updates = await bot.get_updates()
+    migrate = [u.message for u in updates if u.message]
+    assert migrate[0].migrate_to_chat_id == new
+    assert migrate[1].migrate_from_chat_id == group
+    assert api.member_status(new, alice) == "creator"
+    assert api.migrated_to(group) == new
+
+
+async def test_chat_members_and_chat(api: FakeBotApi, bot: Bot) -> None:
+    owner = api.add_user("Owner")
+    admin = api.add_user("Admin")
+    member = api.add_user("Member")
+    stranger = api.add_user("Stranger")
+    group = api.add_group("G", owner=owner, admins=[admin], members=[member], bot_admin=True)
+    assert (await bot.get_chat_member(group, owner)).status == "creator"
+    assert (await bot.get_chat_member(group, admin)).status == "administrator"
+    assert (await bot.get_chat_member(group, member)).status == "member"
+    assert (await bot.get_chat_member(group, stranger)).status == "left"
+    assert (await bot.get_chat_member(group, api.bot_id)).status == "administrator"
+    admins = await bot.get_chat_administrators(group)
+    assert [a.user.id for a in admins] == [owner, admin, api.bot_id]
+    chat = await bot.get_chat(group)
+    assert chat.title == "G" and chat.type == "group"
+    with pytest.raises(BadRequest, match="(?i)chat not found"):
+        await bot.get_chat(-42)
+    assert await bot.send_chat_action(group, "typing")
+    assert await bot.set_my_description("Играем в домино", language_code="ru")
+    assert await bot.set_my_short_description("Домино")
+    assert api.bot_text("description", "ru") == "Играем в домино"
+    assert (await bot.get_my_short_description()).short_description == "Домино"
+
+
+async def test_forum_topics(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice")
+    forum = api.add_group("Forum", owner=alice, is_forum=True)
+    topic = api.add_topic(forum, "Games")
+    api.send_text(alice, forum, "/newgame", thread_id=topic)
+    updates = await bot.get_updates()
+    msg = updates[-1].message
+    assert msg is not None and msg.message_thread_id == topic and msg.is_topic_message
+    sent = await bot.send_message(forum, "in topic", message_thread_id=topic)
+    assert sent.message_thread_id == topic and sent.is_topic_message
+    general = await bot.send_message(forum, "general")
+    assert general.message_thread_id is None
+    assert [m.text for m in api.messages(forum, thread_id=topic, from_bot=True)] == ["in topic"]
+    assert [m.text for m in api.messages(forum, thread_id=None, from_bot=True)] == ["general"]
+    assert len(api.messages(forum, thread_id=ANY)) == 4
+    with pytest.raises(BadRequest, match="(?i)message thread not found"):
+        await bot.send_message(forum, "x", message_thread_id=9999)
+
+
+async def test_commands_scopes(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", language_code="ru")
+    group = api.add_group("G", owner=alice)
+    await bot.set_my_commands([BotCommand("newgame", "New game")])
+    await bot.set_my_commands([BotCommand("newgame", "Новая игра")], language_code="ru")
+    await bot.set_my_commands([BotCommand("stop", "Stop")], scope=BotCommandScopeChat(group))
+    assert [c.command for c in await bot.get_my_commands()] == ["newgame"]
+    assert [c.description for c in await bot.get_my_commands(language_code="ru")] == ["Новая игра"]
+    assert api.commands() == [("newgame", "New game")]
+    assert api.commands({"type": "chat", "chat_id": group}) == [("stop", "Stop")]
+    assert api.effective_commands(alice) == [("newgame", "Новая игра")]
+    assert api.effective_commands(alice, group) == [("stop", "Stop")]
+    with pytest.raises(BadRequest, match="(?i)BOT_COMMAND_INVALID"):
+        await bot.set_my_commands([BotCommand("NewGame", "x")])
+    await bot.delete_my_commands(language_code="ru")
+    assert await bot.get_my_commands(language_code="ru") == ()
+
+
+# ------------------------------------------------------------------------------ flood / faults
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_flood_control_retry_after(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    api.set_flood_limits(group_per_minute=3)
+    for i in range(3):
+        await bot.send_message(group, f"m{i}")
+    with pytest.raises(RetryAfter) as info:
+        await bot.send_message(group, "m3")
+    retry = info.value.retry_after
+    seconds = retry.total_seconds() if isinstance(retry, dtm.timedelta) else retry
+    assert 1 <= seconds <= 60
+    await bot.send_message(alice, "private chats are not limited by the group limit")
+    assert api.count_calls("sendMessage", group) == 4
+    assert api.count_calls("sendMessage", group, ok=True) == 3
+    assert api.max_calls_in_window(group, window=60) == 3
+    calls = api.calls("sendMessage", group, ok=False)
+    assert calls[0].error_code == 429 and calls[0].params["text"] == "m3"
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_injected_errors(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+    api.inject_error("sendMessage", alice, error_code=429, retry_after=7)
+    with pytest.raises(RetryAfter):
+        await bot.send_message(alice, "x")
+    await bot.send_message(alice, "x")  # only once
+    api.inject_error("editMessageText", error_code=400, description="Bad Request: custom")
+    with pytest.raises(BadRequest, match="(?i)custom"):
+        await bot.edit_message_text("y", alice, 1)
+
+
+# ------------------------------------------------------------------------------ full loop
+
+
+async def test_application_polling_full_loop(api: FakeBotApi) -> None:
+    async def ping(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_chat is not None
+        await context.bot.send_message(
+            update.effective_chat.id,
+            "pong",
+            reply_markup=keyboard([("Again", "again"), ("Stop", "stop")]),
+        )
+
+    async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None and query.message is not None
+        await query.answer(f"got {query.data}")
+        await query.edit_message_text(f"pressed {query.data}")
+
+    app: Application = (  # type: ignore[type-arg]
+        ApplicationBuilder()
+        .token(api.token)
+        .base_url(api.base_url)
+        .base_file_url(api.base_file_url)
+        .build()
+    )
+    app.add_handler(CommandHandler("ping", ping))
+    app.add_handler(CallbackQueryHandler(pressed))
+
+    alice = api.add_user("Андрей", language_code="ru")
+    group = api.add_group("Домино", owner=alice)
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=dtm.timedelta(seconds=1))
+        try:
+            mid = api.send_text(alice, group, "/ping@domino_test_bot")
+            reply = await api.wait_message_async(group, after=mid, contains="pong", timeout=10)
+            assert reply.from_bot and [b.text for b in reply.buttons] == ["Again", "Stop"]
+            qid = api.press_button(alice, group, reply.message_id, "Stop")
+            answer = await api.callback_answer_async(qid, timeout=10)
+            assert answer == ("got stop", False)
+            edited = await api.wait_for_async(
+                lambda a: a.message(group, reply.message_id).text == "pressed stop", 10
+            )
+            assert edited
+            assert api.message(group, reply.message_id).reply_markup == []
+        finally:
+            await app.updater.stop()
+            await app.stop()
+    assert api.pending_updates() == []  # everything confirmed on shutdown
+    assert api.count_calls("deleteWebhook") == 1
+
+
+def test_wait_for_timeout_dumps_calls(api: FakeBotApi) -> None:
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    api.send_text(alice, group, "hello")
+    with pytest.raises(TimeoutError, match="last 25 Bot API calls") as info:
+        api.wait_message(group, contains="never", timeout=0.2)
+    assert "'hello'" in str(info.value)
+
+
+async def test_async_waits_do_not_block_loop(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+
+    async def later() -> None:
+        await asyncio.sleep(0.2)
+        await bot.send_message(alice, "late")
+
+    task = asyncio.create_task(later())
+    view = await api.wait_message_async(alice, contains="late", timeout=5)
+    await task
+    assert view.text == "late"
