@@ -774,6 +774,26 @@ def create_forum_topic(st: State, p: Params) -> JSON:
     }
 
 
+def set_chat_menu_button(st: State, p: Params) -> bool:
+    if p.raw("chat_id") not in (None, ""):
+        st.resolve_chat(p.raw("chat_id"), write=False)
+    st.texts[("menu_button", "")] = canonical(p.json("menu_button") or {"type": "default"})
+    return True
+
+
+def get_chat_menu_button(st: State, p: Params) -> JSON:
+    stored = st.texts.get(("menu_button", ""))
+    return dict(json.loads(stored)) if stored else {"type": "commands"}
+
+
+def leave_chat(st: State, p: Params) -> bool:
+    chat = st.resolve_chat(p.raw("chat_id"), write=False)
+    if chat.type == "private":
+        raise bad_request("chat member status can't be changed in private chats")
+    chat.bot_status = "left"
+    return True
+
+
 def get_file(st: State, p: Params) -> JSON:
     entry = st.files.get(p.str("file_id") or "")
     if entry is None:
@@ -822,6 +842,9 @@ METHODS: dict[str, Callable[[State, Params], Any]] = {
     "unpinChatMessage": unpin_chat_message,
     "unpinAllChatMessages": unpin_all_chat_messages,
     "createForumTopic": create_forum_topic,
+    "setChatMenuButton": set_chat_menu_button,
+    "getChatMenuButton": get_chat_menu_button,
+    "leaveChat": leave_chat,
     "getFile": get_file,
 }
 GET_UPDATES = "getUpdates"

@@ -340,7 +340,8 @@ class FakeBotApi:
         event = asyncio.Event()
 
         def listener() -> None:
-            loop.call_soon_threadsafe(event.set)
+            with contextlib.suppress(RuntimeError):  # loop already closed
+                loop.call_soon_threadsafe(event.set)
 
         result: list[JSON] = []
         error: ApiError | None = None
@@ -398,7 +399,15 @@ class FakeBotApi:
                     if listener in st.update_listeners:
                         st.update_listeners.remove(listener)
         with st.lock:
-            st.record_call(GET_UPDATES, None, started, p.normalized(), result, error)
+            st.record_call(
+                GET_UPDATES,
+                None,
+                started,
+                p.normalized(),
+                result,
+                error,
+                notify=bool(result) or error is not None,
+            )
         if error is not None:
             return error.error_code, error.to_json()
         return 200, {"ok": True, "result": result}
@@ -839,6 +848,16 @@ class FakeBotApi:
             f"answerCallbackQuery for query {query_id}",
         )
 
+    def follow_callback_url(self, query_id: str, timeout: float = 5.0) -> int:
+        """The client opens the ``url`` the bot gave in answerCallbackQuery (must be a
+        ``t.me/<bot>?start=...`` link): the presser sends ``/start <payload>`` in private."""
+        self.callback_answer(query_id, timeout)
+        with self._st.lock:
+            query = self._st.queries[query_id]
+            if not query.url:
+                raise FakeBotApiError(f"the answer to query {query_id} carries no url")
+            return self.start_bot(query.user_id, self.parse_deep_link(query.url))
+
     def query_answer(self, query_id: str) -> CallbackAnswer | None:
         """The answer to a callback query so far (non-blocking)."""
         with self._st.lock:
@@ -927,7 +946,7 @@ class FakeBotApi:
     def calls(
         self,
         method: str | Iterable[str] | None = None,
-        chat: ChatLike | None = None,
+        chat_id: ChatLike | None = None,
         *,
         ok: bool | None = None,
         include_polling: bool = False,
@@ -950,7 +969,7 @@ class FakeBotApi:
                     continue
                 if wanted is None and not include_polling and name == "getupdates":
                     continue
-                if chat is not None and call.chat_id != int(chat):
+                if chat_id is not None and call.chat_id != int(chat_id):
                     continue
                 if ok is not None and call.ok != ok:
                     continue
@@ -960,21 +979,24 @@ class FakeBotApi:
             return out
 
     def count_calls(
-        self, method: str | Iterable[str] | None = None, chat: ChatLike | None = None, **kw: Any
+        self,
+        method: str | Iterable[str] | None = None,
+        chat_id: ChatLike | None = None,
+        **kw: Any,
     ) -> int:
-        return len(self.calls(method, chat, **kw))
+        return len(self.calls(method, chat_id, **kw))
 
     def max_calls_in_window(
         self,
-        chat: ChatLike | None = None,
+        chat_id: ChatLike | None = None,
         *,
         window: float = 60.0,
         methods: Iterable[str] = FLOOD_METHODS,
         ok: bool | None = True,
     ) -> int:
-        """The largest number of (by default successful send*/edit*) calls to ``chat`` (or to
-        all chats) that fell into any sliding window of ``window`` seconds."""
-        times = [c.monotonic for c in self.calls(list(methods), chat, ok=ok)]
+        """The largest number of (by default successful send*/edit*) calls to ``chat_id`` (or
+        to all chats) that fell into any sliding window of ``window`` seconds."""
+        times = [c.monotonic for c in self.calls(list(methods), chat_id, ok=ok)]
         best = 0
         start = 0
         for end, t in enumerate(times):
@@ -1167,6 +1189,9 @@ class FakeBotApi:
                 f"--- getUpdates calls: {len(polls)}; unconfirmed updates: "
                 f"{[u['update_id'] for u in st.updates]}; delivered up to {st.delivered_upto} ---"
             )
+            pending = [q.id for q in st.queries.values() if q.answer is None]
+            if pending:
+                lines.append(f"--- unanswered callback queries: {pending} ---")
             for chat in st.chats.values():
                 live = [m for m in chat.messages.values() if not m.deleted]
                 if not live:

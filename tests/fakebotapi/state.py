@@ -236,6 +236,10 @@ class Call:
     description: str | None = None
     result: Any = None
 
+    @property
+    def timestamp(self) -> float:
+        return self.time
+
     def short(self) -> str:
         shown = []
         for key, value in self.params.items():
@@ -713,6 +717,8 @@ class State:
         params: JSON,
         result: Any = None,
         error: ApiError | None = None,
+        *,
+        notify: bool = True,
     ) -> Call:
         call = Call(
             seq=next(self._call_counter),
@@ -729,7 +735,8 @@ class State:
         self.calls.append(call)
         if method != "getUpdates":
             self.last_bot_call = time.monotonic()
-        self.changed()
+        if notify:
+            self.changed()
         return call
 
     def check_flood(self, chat: Chat | None, now: float) -> None:

@@ -134,15 +134,14 @@ async def test_send_edit_and_not_modified(api: FakeBotApi, bot: Bot) -> None:
     view = api.message(group, sent.message_id)
     assert view.text == "Game <1>" and view.raw_text == "<b>Game</b> &lt;1&gt;"
     assert [b.callback_data for b in view.buttons] == ["join:1", "leave:1"]
-    assert [(b.text, b.value) for b in api.buttons(group, sent.message_id)] == [
-        ("Join", "join:1"),
-        ("Leave", "leave:1"),
-    ]
+    assert api.buttons(group, sent.message_id) == [("Join", "join:1"), ("Leave", "leave:1")]
+    for text, data in api.buttons(group, sent.message_id):
+        assert data == view.button(text).callback_data
 
     edited = await bot.edit_message_text("Game 2", group, sent.message_id, reply_markup=markup)
     assert isinstance(edited, type(sent)) and edited.text == "Game 2"
     assert edited.edit_date is not None
-    with pytest.raises(BadRequest, match="(?i)message is not modified"):
+    with pytest.raises(BadRequest, match=r"(?i)message is not modified"):
         await bot.edit_message_text("Game 2", group, sent.message_id, reply_markup=markup)
     # Same text without reply_markup: the keyboard is removed, which *is* a modification.
     await bot.edit_message_text("Game 2", group, sent.message_id)
@@ -150,15 +149,15 @@ async def test_send_edit_and_not_modified(api: FakeBotApi, bot: Bot) -> None:
     assert view.reply_markup == [] and view.edit_count == 2
     # Only the markup.
     await bot.edit_message_reply_markup(group, sent.message_id, reply_markup=markup)
-    with pytest.raises(BadRequest, match="(?i)not modified"):
+    with pytest.raises(BadRequest, match=r"(?i)not modified"):
         await bot.edit_message_reply_markup(group, sent.message_id, reply_markup=markup)
 
-    with pytest.raises(BadRequest, match="(?i)message to edit not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message to edit not found"):
         await bot.edit_message_text("x", group, 999)
     assert await bot.delete_message(group, sent.message_id)
-    with pytest.raises(BadRequest, match="(?i)message to edit not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message to edit not found"):
         await bot.edit_message_text("x", group, sent.message_id)
-    with pytest.raises(BadRequest, match="(?i)message to delete not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message to delete not found"):
         await bot.delete_message(group, sent.message_id)
     assert api.messages(group) == []
     assert api.messages(group, include_deleted=True)[0].deleted
@@ -177,20 +176,20 @@ async def test_message_ids_are_per_chat(api: FakeBotApi, bot: Bot) -> None:
     assert c.message_id == a.message_id
     assert c.chat.type == "supergroup"
     assert d.chat.type == "private" and d.chat.first_name == "Alice" and d.chat.id == alice
-    with pytest.raises(BadRequest, match="(?i)message to edit not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message to edit not found"):
         await bot.edit_message_text("x", g2, b.message_id)  # exists in g1, not in g2
 
 
 async def test_private_chat_errors(api: FakeBotApi, bot: Bot) -> None:
     alice = api.add_user("Alice")
-    with pytest.raises(Forbidden, match="(?i)bot can't initiate conversation with a user"):
+    with pytest.raises(Forbidden, match=r"(?i)bot can't initiate conversation with a user"):
         await bot.send_message(alice, "hi")
-    with pytest.raises(BadRequest, match="(?i)chat not found"):
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
         await bot.send_message(987654321, "hi")
     api.start_bot(alice)
     await bot.send_message(alice, "hi")
     api.block_bot(alice)
-    with pytest.raises(Forbidden, match="(?i)bot was blocked by the user"):
+    with pytest.raises(Forbidden, match=r"(?i)bot was blocked by the user"):
         await bot.send_message(alice, "hi again")
     api.start_bot(alice)  # unblocks ("Restart" button)
     await bot.send_message(alice, "welcome back")
@@ -202,17 +201,17 @@ async def test_text_limits_and_html_errors(api: FakeBotApi, bot: Bot) -> None:
     alice = api.add_user("Alice")
     group = api.add_group("G", owner=alice)
     await bot.send_message(group, "я" * 4096)
-    with pytest.raises(BadRequest, match="(?i)message is too long"):
+    with pytest.raises(BadRequest, match=r"(?i)message is too long"):
         await bot.send_message(group, "я" * 4097)
     # Tags do not count towards the limit.
     await bot.send_message(group, "<b>" + "x" * 4096 + "</b>", parse_mode="HTML")
-    with pytest.raises(BadRequest, match="(?i)can't parse entities: Unsupported start tag"):
+    with pytest.raises(BadRequest, match=r"(?i)can't parse entities: Unsupported start tag"):
         await bot.send_message(group, "score < 5 for <Вася>", parse_mode="HTML")
-    with pytest.raises(BadRequest, match="(?i)Can't find end tag"):
+    with pytest.raises(BadRequest, match=r"(?i)Can't find end tag"):
         await bot.send_message(group, "<b>bold", parse_mode="HTML")
-    with pytest.raises(BadRequest, match="(?i)message caption is too long"):
+    with pytest.raises(BadRequest, match=r"(?i)message caption is too long"):
         await bot.send_photo(group, png(), caption="c" * 1025)
-    with pytest.raises(BadRequest, match="(?i)message text is empty"):
+    with pytest.raises(BadRequest, match=r"(?i)message text is empty"):
         await bot.send_message(group, "<i></i>  ", parse_mode="HTML")
 
 
@@ -240,16 +239,16 @@ async def test_callback_data_limits(api: FakeBotApi, bot: Bot) -> None:
     alice = api.add_user("Alice")
     group = api.add_group("G", owner=alice)
     await bot.send_message(group, "ok", reply_markup=keyboard([("x", "d" * 64)]))
-    with pytest.raises(BadRequest, match="(?i)BUTTON_DATA_INVALID"):
+    with pytest.raises(BadRequest, match=r"(?i)BUTTON_DATA_INVALID"):
         await bot.send_message(group, "too long", reply_markup=keyboard([("x", "d" * 65)]))
-    with pytest.raises(BadRequest, match="(?i)BUTTON_DATA_INVALID"):  # 33 Cyrillic letters = 66 B
+    with pytest.raises(BadRequest, match=r"(?i)BUTTON_DATA_INVALID"):  # 33 Cyrillic letters = 66 B
         await bot.send_message(group, "too long", reply_markup=keyboard([("x", "ж" * 33)]))
     url_markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton("Open", url="https://t.me/domino_test_bot?start=abc")]]
     )
     sent = await bot.send_message(group, "url", reply_markup=url_markup)
     assert api.buttons(group, sent.message_id)[0].url == "https://t.me/domino_test_bot?start=abc"
-    with pytest.raises(BadRequest, match="(?i)BUTTON_URL_INVALID"):
+    with pytest.raises(BadRequest, match=r"(?i)BUTTON_URL_INVALID"):
         await bot.send_message(
             group,
             "bad url",
@@ -279,10 +278,14 @@ async def test_press_and_answer(api: FakeBotApi, bot: Bot) -> None:
     assert await query.answer("Нажато", show_alert=True)
     text, show_alert = api.callback_answer(qid)
     assert (text, show_alert) == ("Нажато", True)
-    with pytest.raises(BadRequest, match="(?i)query is too old"):
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
         await bot.answer_callback_query(qid)
-    with pytest.raises(BadRequest, match="(?i)query is too old"):
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
         await bot.answer_callback_query("12345")
+    qid = api.press(alice, group, sent.message_id, "a")
+    await bot.answer_callback_query(qid, url="https://t.me/domino_test_bot?start=g1")
+    start_id = api.follow_callback_url(qid)
+    assert api.message(alice, start_id).text == "/start g1"
     # After an edit removes the keyboard, the button can no longer be pressed.
     await bot.edit_message_text("done", group, sent.message_id)
     with pytest.raises(FakeBotApiError, match="no inline keyboard"):
@@ -326,6 +329,25 @@ async def test_user_commands_entities(api: FakeBotApi, bot: Bot) -> None:
     assert second.entities == ()
 
 
+async def test_privacy_mode_and_kicked_bot(bot: Bot) -> None:
+    with FakeBotApi(privacy_mode=True) as private_api:
+        async with Bot(private_api.token, base_url=private_api.base_url) as pbot:
+            alice = private_api.add_user("Alice")
+            group = private_api.add_group("G", owner=alice)
+            private_api.send_text(alice, group, "chatter")
+            private_api.send_text(alice, group, "/cmd@other_bot")
+            private_api.send_text(alice, group, "/newgame")
+            sent = await pbot.send_message(group, "question")
+            private_api.send_text(alice, group, "answer", reply_to=sent.message_id)
+            texts = [u.message.text for u in await pbot.get_updates() if u.message]
+            assert texts == ["/newgame", "answer"]
+            private_api.kick_bot(group)
+            with pytest.raises(Forbidden, match=r"(?i)bot was kicked from the group chat"):
+                await pbot.send_message(group, "hi")
+            kinds = [u.my_chat_member for u in await pbot.get_updates(offset=-1)]
+            assert kinds[0] is not None and kinds[0].new_chat_member.status == "kicked"
+
+
 # ------------------------------------------------------------------------------ media
 
 
@@ -355,20 +377,20 @@ async def test_photo_upload_and_edit_media(api: FakeBotApi, bot: Bot) -> None:
     assert edited.photo[-1].width == 200 and edited.caption == "Board 2"
     view = api.message(group, sent.message_id)
     assert view.photo == blue and view.caption == "Board 2" and view.edit_count == 1
-    with pytest.raises(BadRequest, match="(?i)not modified"):
+    with pytest.raises(BadRequest, match=r"(?i)not modified"):
         await bot.edit_message_media(
             InputMediaPhoto(blue, caption="Board 2"),
             group,
             sent.message_id,
             reply_markup=keyboard([("Move", "m")]),
         )
-    with pytest.raises(BadRequest, match="(?i)there is no text in the message to edit"):
+    with pytest.raises(BadRequest, match=r"(?i)there is no text in the message to edit"):
         await bot.edit_message_text("text", group, sent.message_id)
     await bot.edit_message_caption(group, sent.message_id, caption="new caption")
     assert api.message(group, sent.message_id).caption == "new caption"
-    with pytest.raises(BadRequest, match="(?i)IMAGE_PROCESS_FAILED"):
+    with pytest.raises(BadRequest, match=r"(?i)IMAGE_PROCESS_FAILED"):
         await bot.send_photo(group, b"not an image")
-    with pytest.raises(BadRequest, match="(?i)PHOTO_INVALID_DIMENSIONS"):
+    with pytest.raises(BadRequest, match=r"(?i)PHOTO_INVALID_DIMENSIONS"):
         await bot.send_photo(group, png(2100, 100))
 
 
@@ -383,13 +405,13 @@ async def test_file_id_reuse_and_documents(api: FakeBotApi, bot: Bot) -> None:
     assert second.photo[-1].file_unique_id == first.photo[-1].file_unique_id
     assert api.message(alice, second.message_id).photo == big
     third = await bot.send_message(group, "text")
-    with pytest.raises(BadRequest, match="(?i)not modified"):  # same file, no caption
+    with pytest.raises(BadRequest, match=r"(?i)not modified"):  # same file, no caption
         await bot.edit_message_media(InputMediaPhoto(file_id), group, first.message_id)
     await bot.edit_message_media(InputMediaPhoto(file_id, caption="c"), group, first.message_id)
     assert api.message(group, first.message_id).caption == "c"
-    with pytest.raises(BadRequest, match="(?i)wrong file identifier"):
+    with pytest.raises(BadRequest, match=r"(?i)wrong file identifier"):
         await bot.send_photo(group, "AgACAgIAAxkBAAI-no-such-file")
-    with pytest.raises(BadRequest, match="(?i)there is no media in the message to edit"):
+    with pytest.raises(BadRequest, match=r"(?i)there is no media in the message to edit"):
         await bot.edit_message_media(InputMediaPhoto(file_id), group, third.message_id)
 
     doc = await bot.send_document(group, b"log line\n", filename="game.log", caption="log")
@@ -403,7 +425,7 @@ async def test_file_id_reuse_and_documents(api: FakeBotApi, bot: Bot) -> None:
         InputMediaDocument(b"other", filename="b.txt"), group, doc.message_id
     )
     assert api.message(group, doc.message_id).document == b"other"
-    with pytest.raises(BadRequest, match="(?i)can't use file of type Document as Photo"):
+    with pytest.raises(BadRequest, match=r"(?i)can't use file of type Document as Photo"):
         await bot.send_photo(group, doc.document.file_id)
 
 
@@ -469,7 +491,7 @@ def test_concurrent_get_updates_conflict(api: FakeBotApi) -> None:
 
 async def test_conflict_surfaces_in_ptb(api: FakeBotApi, bot: Bot) -> None:
     await bot.set_webhook("https://example.com/hook")
-    with pytest.raises(Conflict, match="(?i)webhook is active"):
+    with pytest.raises(Conflict, match=r"(?i)webhook is active"):
         await bot.get_updates()
     await bot.delete_webhook()
     assert await bot.get_updates() == ()
@@ -515,7 +537,7 @@ async def test_chat_members_and_chat(api: FakeBotApi, bot: Bot) -> None:
     assert [a.user.id for a in admins] == [owner, admin, api.bot_id]
     chat = await bot.get_chat(group)
     assert chat.title == "G" and chat.type == "group"
-    with pytest.raises(BadRequest, match="(?i)chat not found"):
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
         await bot.get_chat(-42)
     assert await bot.send_chat_action(group, "typing")
     assert await bot.set_my_description("Играем в домино", language_code="ru")
@@ -539,7 +561,7 @@ async def test_forum_topics(api: FakeBotApi, bot: Bot) -> None:
     assert [m.text for m in api.messages(forum, thread_id=topic, from_bot=True)] == ["in topic"]
     assert [m.text for m in api.messages(forum, thread_id=None, from_bot=True)] == ["general"]
     assert len(api.messages(forum, thread_id=ANY)) == 4
-    with pytest.raises(BadRequest, match="(?i)message thread not found"):
+    with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
         await bot.send_message(forum, "x", message_thread_id=9999)
 
 
@@ -555,7 +577,7 @@ async def test_commands_scopes(api: FakeBotApi, bot: Bot) -> None:
     assert api.commands({"type": "chat", "chat_id": group}) == [("stop", "Stop")]
     assert api.effective_commands(alice) == [("newgame", "Новая игра")]
     assert api.effective_commands(alice, group) == [("stop", "Stop")]
-    with pytest.raises(BadRequest, match="(?i)BOT_COMMAND_INVALID"):
+    with pytest.raises(BadRequest, match=r"(?i)BOT_COMMAND_INVALID"):
         await bot.set_my_commands([BotCommand("NewGame", "x")])
     await bot.delete_my_commands(language_code="ru")
     assert await bot.get_my_commands(language_code="ru") == ()
@@ -592,7 +614,7 @@ async def test_injected_errors(api: FakeBotApi, bot: Bot) -> None:
         await bot.send_message(alice, "x")
     await bot.send_message(alice, "x")  # only once
     api.inject_error("editMessageText", error_code=400, description="Bad Request: custom")
-    with pytest.raises(BadRequest, match="(?i)custom"):
+    with pytest.raises(BadRequest, match=r"(?i)custom"):
         await bot.edit_message_text("y", alice, 1)
 
 

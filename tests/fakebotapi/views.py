@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Union
 
 from .state import JSON, FakeBotApiError, Message
@@ -21,21 +21,47 @@ ANY: Any = _AnyThread()
 """Sentinel for ``thread_id=ANY``: do not filter by forum topic."""
 
 
-@dataclass(frozen=True)
-class Button:
-    """An inline keyboard button as the user sees it."""
+class Button(tuple[str, str | None]):
+    """An inline keyboard button as the user sees it.
+
+    It is the tuple ``(text, value)`` (``value`` = callback_data, or the url of url buttons),
+    so ``for text, data in api.buttons(chat, mid)`` and ``== [("Join", "join:1")]`` work; the
+    attributes ``text``, ``callback_data``, ``url``, ``row``, ``col`` and ``raw`` are there too.
+    """
 
     text: str
     callback_data: str | None
     url: str | None
     row: int
     col: int
-    raw: JSON = field(compare=False, repr=False)
+    raw: JSON
+
+    def __new__(
+        cls,
+        text: str,
+        callback_data: str | None,
+        url: str | None,
+        row: int = 0,
+        col: int = 0,
+        raw: JSON | None = None,
+    ) -> Button:
+        obj = super().__new__(cls, (text, callback_data if callback_data is not None else url))
+        obj.text = text
+        obj.callback_data = callback_data
+        obj.url = url
+        obj.row = row
+        obj.col = col
+        obj.raw = raw if raw is not None else {}
+        return obj
 
     @property
     def value(self) -> str | None:
         """The callback data, or the url for url buttons."""
-        return self.callback_data if self.callback_data is not None else self.url
+        return self[1]
+
+    def __repr__(self) -> str:
+        kind = "url" if self.callback_data is None else "callback_data"
+        return f"Button({self.text!r}, {kind}={self.value!r})"
 
     def matches(self, which: ButtonSelector) -> bool:
         if isinstance(which, str):
@@ -75,6 +101,10 @@ class MessageView:
     edit_date: int | None
     deleted: bool
     service: JSON
+
+    @property
+    def id(self) -> int:
+        return self.message_id
 
     @property
     def content(self) -> str:
