@@ -68,7 +68,7 @@ class Params:
     def raw(self, key: str) -> Any:
         return self.values.get(key)
 
-    def str(self, key: str) -> str | None:
+    def string(self, key: str) -> str | None:
         value = self.values.get(key)
         if value is None:
             return None
@@ -80,7 +80,7 @@ class Params:
             return str(value)
         return json.dumps(value, ensure_ascii=False)
 
-    def int(self, key: str) -> int | None:
+    def integer(self, key: str) -> int | None:
         value = self.values.get(key)
         if value is None or value == "":
             return None
@@ -93,7 +93,7 @@ class Params:
         except ValueError:
             raise bad_request(f"invalid {key} specified") from None
 
-    def float(self, key: str) -> float | None:
+    def number(self, key: str) -> float | None:
         value = self.values.get(key)
         if value is None or value == "":
             return None
@@ -102,13 +102,13 @@ class Params:
         except (TypeError, ValueError):
             raise bad_request(f"invalid {key} specified") from None
 
-    def bool(self, key: str) -> bool:
+    def flag(self, key: str) -> bool:
         value = self.values.get(key)
         if isinstance(value, str):
             return value.strip().lower() in ("true", "1")
         return bool(value)
 
-    def json(self, key: str) -> Any:
+    def decoded(self, key: str) -> Any:
         value = self.values.get(key)
         if value is None or value == "":
             return None
@@ -149,7 +149,7 @@ class Params:
 
 
 def _reply_to(st: State, chat: Chat, p: Params) -> int | None:
-    params = p.json("reply_parameters")
+    params = p.decoded("reply_parameters")
     if isinstance(params, dict):
         target = params.get("message_id")
         allow = bool(params.get("allow_sending_without_reply"))
@@ -159,8 +159,8 @@ def _reply_to(st: State, chat: Chat, p: Params) -> int | None:
         ):
             raise bad_request("replies to messages of other chats are not supported by the fake")
     else:
-        target = p.int("reply_to_message_id")
-        allow = p.bool("allow_sending_without_reply")
+        target = p.integer("reply_to_message_id")
+        allow = p.flag("allow_sending_without_reply")
     if target is None:
         return None
     try:
@@ -176,9 +176,9 @@ def _reply_to(st: State, chat: Chat, p: Params) -> int | None:
 
 def _prepare_send(st: State, p: Params) -> tuple[Chat, JSON]:
     chat = st.resolve_chat(p.raw("chat_id"), write=True)
-    thread_id = st.resolve_thread(chat, p.int("message_thread_id"))
+    thread_id = st.resolve_thread(chat, p.integer("message_thread_id"))
     reply_to = _reply_to(st, chat, p)
-    inline, other = parse_reply_markup(p.json("reply_markup"))
+    inline, other = parse_reply_markup(p.decoded("reply_markup"))
     fields: JSON = {
         "sender_id": st.bot.id,
         "thread_id": thread_id,
@@ -190,10 +190,10 @@ def _prepare_send(st: State, p: Params) -> tuple[Chat, JSON]:
 
 
 def _text(p: Params) -> tuple[str, str, list[JSON], str | None]:
-    text = p.str("text")
+    text = p.string("text")
     if text is None or not text.strip():
         raise bad_request("message text is empty")
-    plain, entities, mode = format_text(text, p.str("parse_mode"), p.json("entities"))
+    plain, entities, mode = format_text(text, p.string("parse_mode"), p.decoded("entities"))
     if not plain.strip():
         raise bad_request("message text is empty")
     if utf16_len(plain) > TEXT_LIMIT:
@@ -244,7 +244,7 @@ def _find_editable(st: State, p: Params) -> tuple[Chat, Message]:
     if p.raw("inline_message_id"):
         raise bad_request("inline messages are not supported by the fake Bot API")
     chat = st.resolve_chat(p.raw("chat_id"), write=True)
-    message_id = p.int("message_id")
+    message_id = p.integer("message_id")
     if message_id is None:
         raise bad_request("message identifier is not specified")
     msg = st.get_message(chat, message_id)
@@ -256,7 +256,7 @@ def _find_editable(st: State, p: Params) -> tuple[Chat, Message]:
 
 
 def _edit_markup(p: Params) -> JSON | None:
-    inline, other = parse_reply_markup(p.json("reply_markup"))
+    inline, other = parse_reply_markup(p.decoded("reply_markup"))
     if other is not None:
         raise bad_request("inline keyboard expected")
     return inline
@@ -295,15 +295,15 @@ def log_out(st: State, p: Params) -> bool:
 
 
 def set_webhook(st: State, p: Params) -> bool:
-    st.webhook_url = p.str("url") or ""
-    if p.bool("drop_pending_updates"):
+    st.webhook_url = p.string("url") or ""
+    if p.flag("drop_pending_updates"):
         st.updates.clear()
     return True
 
 
 def delete_webhook(st: State, p: Params) -> bool:
     st.webhook_url = ""
-    if p.bool("drop_pending_updates"):
+    if p.flag("drop_pending_updates"):
         st.updates.clear()
     return True
 
@@ -328,7 +328,7 @@ def send_message(st: State, p: Params) -> JSON:
 def _send_media(st: State, p: Params, field: str, kind: str) -> JSON:
     chat, fields = _prepare_send(st, p)
     raw, plain, entities, mode = _caption(
-        p.str("caption"), p.str("parse_mode"), p.json("caption_entities")
+        p.string("caption"), p.string("parse_mode"), p.decoded("caption_entities")
     )
     stored = _input_file(st, p, field, kind)
     msg = st.add_message(
@@ -368,7 +368,7 @@ def edit_message_text(st: State, p: Params) -> JSON:
 def edit_message_caption(st: State, p: Params) -> JSON:
     _chat, msg = _find_editable(st, p)
     raw, plain, entities, mode = _caption(
-        p.str("caption"), p.str("parse_mode"), p.json("caption_entities")
+        p.string("caption"), p.string("parse_mode"), p.decoded("caption_entities")
     )
     markup = _edit_markup(p)
     if msg.media is None:
@@ -388,7 +388,7 @@ def edit_message_caption(st: State, p: Params) -> JSON:
 
 def edit_message_media(st: State, p: Params) -> JSON:
     _chat, msg = _find_editable(st, p)
-    media = p.json("media")
+    media = p.decoded("media")
     if not isinstance(media, dict):
         raise bad_request("can't parse InputMedia JSON object")
     kind = media.get("type")
@@ -440,7 +440,7 @@ def _delete_one(st: State, chat: Chat, message_id: int | None) -> None:
 
 def delete_message(st: State, p: Params) -> bool:
     chat = st.resolve_chat(p.raw("chat_id"), write=False)
-    message_id = p.int("message_id")
+    message_id = p.integer("message_id")
     if message_id is None:
         raise bad_request("message identifier is not specified")
     _delete_one(st, chat, message_id)
@@ -449,7 +449,7 @@ def delete_message(st: State, p: Params) -> bool:
 
 def delete_messages(st: State, p: Params) -> bool:
     chat = st.resolve_chat(p.raw("chat_id"), write=False)
-    ids = p.json("message_ids")
+    ids = p.decoded("message_ids")
     if not isinstance(ids, list) or not ids or len(ids) > 100:
         raise bad_request("message_ids must be a list of 1-100 identifiers")
     deleted = 0
@@ -465,17 +465,17 @@ def delete_messages(st: State, p: Params) -> bool:
 
 
 def answer_callback_query(st: State, p: Params) -> bool:
-    query = st.queries.get(p.str("callback_query_id") or "")
+    query = st.queries.get(p.string("callback_query_id") or "")
     if query is None or query.answer is not None:
         raise bad_request(QUERY_TOO_OLD)
     if st.callback_timeout is not None and time.monotonic() - query.created > st.callback_timeout:
         raise bad_request(QUERY_TOO_OLD)
-    text = p.str("text")
+    text = p.string("text")
     if text is not None and len(text) > 200:
         raise bad_request("MESSAGE_TOO_LONG")
-    query.answer = CallbackAnswer(text or None, p.bool("show_alert"))
-    query.url = p.str("url")
-    query.cache_time = p.int("cache_time") or 0
+    query.answer = CallbackAnswer(text or None, p.flag("show_alert"))
+    query.url = p.string("url")
+    query.cache_time = p.integer("cache_time") or 0
     query.answered_at = time.monotonic()
     return True
 
@@ -506,8 +506,8 @@ def scope_key(st: State, raw: Any) -> str:
         key["chat_id"] = chat.id
         if scope_type == "chat_member":
             try:
-                user_id = int(scope.get("user_id"))  # type: ignore[arg-type]
-            except (TypeError, ValueError):
+                user_id = int(scope["user_id"])
+            except (KeyError, TypeError, ValueError):
                 raise bad_request("user not found") from None
             if user_id not in st.users:
                 raise bad_request("user not found")
@@ -516,14 +516,14 @@ def scope_key(st: State, raw: Any) -> str:
 
 
 def _language(p: Params) -> str:
-    lang = p.str("language_code") or ""
+    lang = p.string("language_code") or ""
     if lang and not re.fullmatch(r"[a-z]{2}", lang):
         raise bad_request("invalid language code specified")
     return lang
 
 
 def set_my_commands(st: State, p: Params) -> bool:
-    commands = p.json("commands")
+    commands = p.decoded("commands")
     if not isinstance(commands, list):
         raise bad_request("can't parse commands JSON object")
     if len(commands) > 100:
@@ -539,7 +539,7 @@ def set_my_commands(st: State, p: Params) -> bool:
         if not isinstance(description, str) or not 1 <= len(description) <= 256:
             raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
         clean.append({"command": command, "description": description})
-    key = (scope_key(st, p.json("scope")), _language(p))
+    key = (scope_key(st, p.decoded("scope")), _language(p))
     if clean:
         st.commands[key] = clean
     else:
@@ -548,18 +548,18 @@ def set_my_commands(st: State, p: Params) -> bool:
 
 
 def get_my_commands(st: State, p: Params) -> list[JSON]:
-    key = (scope_key(st, p.json("scope")), _language(p))
+    key = (scope_key(st, p.decoded("scope")), _language(p))
     return [dict(c) for c in st.commands.get(key, [])]
 
 
 def delete_my_commands(st: State, p: Params) -> bool:
-    st.commands.pop((scope_key(st, p.json("scope")), _language(p)), None)
+    st.commands.pop((scope_key(st, p.decoded("scope")), _language(p)), None)
     return True
 
 
 def _text_setter(kind: str, param: str, limit: int) -> Callable[[State, Params], bool]:
     def setter(st: State, p: Params) -> bool:
-        value = p.str(param) or ""
+        value = p.string(param) or ""
         if len(value) > limit:
             raise bad_request(f"{param} is too long")
         key = (kind, _language(p))
@@ -649,7 +649,7 @@ def _member_status(st: State, chat: Chat, user_id: int) -> str:
 
 def get_chat_member(st: State, p: Params) -> JSON:
     chat = st.resolve_chat(p.raw("chat_id"), write=False)
-    user_id = p.int("user_id")
+    user_id = p.integer("user_id")
     if user_id is None:
         raise bad_request("user not found")
     status = _member_status(st, chat, user_id)
@@ -699,8 +699,8 @@ _ACTIONS = frozenset(
 
 def send_chat_action(st: State, p: Params) -> bool:
     chat = st.resolve_chat(p.raw("chat_id"), write=True)
-    st.resolve_thread(chat, p.int("message_thread_id"))
-    if p.str("action") not in _ACTIONS:
+    st.resolve_thread(chat, p.integer("message_thread_id"))
+    if p.string("action") not in _ACTIONS:
         raise bad_request("wrong parameter action in request")
     return True
 
@@ -713,7 +713,7 @@ def _pin_rights(st: State, chat: Chat) -> None:
 def pin_chat_message(st: State, p: Params) -> bool:
     chat = st.resolve_chat(p.raw("chat_id"), write=True)
     _pin_rights(st, chat)
-    message_id = p.int("message_id")
+    message_id = p.integer("message_id")
     if st.get_message(chat, message_id) is None:
         raise bad_request("message to pin not found")
     assert message_id is not None
@@ -726,7 +726,7 @@ def pin_chat_message(st: State, p: Params) -> bool:
 def unpin_chat_message(st: State, p: Params) -> bool:
     chat = st.resolve_chat(p.raw("chat_id"), write=True)
     _pin_rights(st, chat)
-    message_id = p.int("message_id")
+    message_id = p.integer("message_id")
     if message_id is None:
         if chat.pinned:
             chat.pinned.pop()
@@ -766,7 +766,7 @@ def create_forum_topic(st: State, p: Params) -> JSON:
     chat = st.resolve_chat(p.raw("chat_id"), write=True)
     if not st.bot_is_admin(chat):
         raise bad_request("not enough rights to create a topic")
-    msg = create_topic(st, chat, p.str("name") or "", st.bot.id)
+    msg = create_topic(st, chat, p.string("name") or "", st.bot.id)
     return {
         "message_thread_id": msg.message_id,
         "name": chat.topics[msg.message_id],
@@ -777,7 +777,7 @@ def create_forum_topic(st: State, p: Params) -> JSON:
 def set_chat_menu_button(st: State, p: Params) -> bool:
     if p.raw("chat_id") not in (None, ""):
         st.resolve_chat(p.raw("chat_id"), write=False)
-    st.texts[("menu_button", "")] = canonical(p.json("menu_button") or {"type": "default"})
+    st.texts[("menu_button", "")] = canonical(p.decoded("menu_button") or {"type": "default"})
     return True
 
 
@@ -795,7 +795,7 @@ def leave_chat(st: State, p: Params) -> bool:
 
 
 def get_file(st: State, p: Params) -> JSON:
-    entry = st.files.get(p.str("file_id") or "")
+    entry = st.files.get(p.string("file_id") or "")
     if entry is None:
         raise bad_request("wrong file_id or the file is temporarily unavailable")
     stored, size = entry
@@ -865,7 +865,7 @@ FLOOD_METHODS = frozenset(
 def call_chat_id(st: State, method: str, p: Params) -> int | None:
     """Best-effort chat id of a call, for the call log (never raises)."""
     if method == "answerCallbackQuery":
-        query = st.queries.get(p.str("callback_query_id") or "")
+        query = st.queries.get(p.string("callback_query_id") or "")
         return query.chat_id if query else None
     try:
         raw = p.raw("chat_id")

@@ -359,14 +359,14 @@ class FakeBotApi:
                         "Conflict: can't use getUpdates method while webhook is active; "
                         "use deleteWebhook to delete the webhook first",
                     )
-                limit = max(1, min(p.int("limit") or 100, 100))
-                timeout = max(0.0, min(p.float("timeout") or 0.0, 50.0))
-                allowed = p.json("allowed_updates")
+                limit = max(1, min(p.integer("limit") or 100, 100))
+                timeout = max(0.0, min(p.number("timeout") or 0.0, 50.0))
+                allowed = p.decoded("allowed_updates")
                 if isinstance(allowed, list):
                     st.allowed_updates = (
                         frozenset(str(a) for a in allowed) if allowed else DEFAULT_ALLOWED_UPDATES
                     )
-                st.confirm(p.int("offset"))
+                st.confirm(p.integer("offset"))
                 st.poll_generation += 1
                 gen = st.poll_generation
                 st.changed()  # terminates an older pending getUpdates with 409
@@ -1064,16 +1064,18 @@ class FakeBotApi:
     def pending_updates(self) -> list[JSON]:
         """Updates not yet confirmed by the bot (deep copies)."""
         with self._st.lock:
-            return json.loads(json.dumps(self._st.updates))
+            copied: list[JSON] = json.loads(json.dumps(self._st.updates))
+            return copied
 
     def all_updates(self) -> list[JSON]:
         with self._st.lock:
-            return json.loads(json.dumps(self._st.all_updates))
+            copied: list[JSON] = json.loads(json.dumps(self._st.all_updates))
+            return copied
 
     # ------------------------------------------------------------------ waiting
     def wait_for(
         self,
-        predicate: Callable[[FakeBotApi], T],
+        predicate: Callable[[FakeBotApi], T | None],
         timeout: float = 10.0,
         what: str | None = None,
     ) -> T:
@@ -1166,7 +1168,10 @@ class FakeBotApi:
         self.wait_for(done, timeout, f"{quiet}s without bot API calls")
 
     async def wait_for_async(
-        self, predicate: Callable[[FakeBotApi], T], timeout: float = 10.0, what: str | None = None
+        self,
+        predicate: Callable[[FakeBotApi], T | None],
+        timeout: float = 10.0,
+        what: str | None = None,
     ) -> T:
         """:meth:`wait_for` for async tests (does not block the running event loop)."""
         return await asyncio.to_thread(self.wait_for, predicate, timeout, what)
@@ -1204,6 +1209,8 @@ class FakeBotApi:
                     if len(content) > 100:
                         content = content[:97] + "..."
                     extra = " [photo]" if view.photo else ""
+                    if view.service:
+                        extra += f" [service: {', '.join(view.service)}]"
                     if view.document is not None:
                         extra += f" [document {view.document_filename}]"
                     extra += f" buttons: {view.describe_buttons()}" if view.reply_markup else ""

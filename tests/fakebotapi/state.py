@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from .htmltext import HtmlParseError, parse_html, utf16_len
 
+_PILImage: Any
 try:  # Pillow is optional: without it photo sizes are read from PNG headers only.
     from PIL import Image as _PILImage
 except ImportError:  # pragma: no cover - Pillow is a project dependency
