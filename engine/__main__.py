@@ -1,0 +1,7 @@
+"""`python -m engine replay FILE`."""
+
+import sys
+
+from engine.cli import main
+
+sys.exit(main())

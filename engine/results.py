@@ -1,0 +1,47 @@
+"""Who won: places, winners, the fives record and the muggins losers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    finished: bool
+    winners: tuple[int, ...]  # empty until the game is over; several for a shared win
+    places: tuple[int, ...]  # 1 best; equal standing shares a place (1, 1, 3)
+    record: int | None  # fives: the single winner's points minus everyone else's
+    losers: tuple[int, ...]  # muggins: the fewest points once someone reached 51
+
+
+def ranking_key(game: Game, seat: int) -> tuple[int, ...]:
+    """Smaller is better: points, or for twolane penalties, going out, tiles, pips."""
+    if not game.rules.penalty_scoring:
+        return (-game.totals[seat],)
+    rnd = game.round
+    went_out = rnd.out.index(seat) if seat in rnd.out else len(game.players)
+    hand = rnd.hands[seat]
+    return (game.totals[seat], went_out, len(hand), sum(t.pips for t in hand))
+
+
+def places(game: Game) -> tuple[int, ...]:
+    keys = [ranking_key(game, seat) for seat in range(len(game.players))]
+    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
+
+
+def standings(game: Game) -> Standings:
+    current = places(game)
+    if not game.over:
+        return Standings(False, (), current, None, ())
+    winners = tuple(seat for seat, place in enumerate(current) if place == 1)
+    record = None
+    if game.variant == "fives" and len(winners) == 1:
+        best = winners[0]
+        record = game.totals[best] - sum(t for s, t in enumerate(game.totals) if s != best)
+    losers: tuple[int, ...] = ()
+    if game.variant == "muggins":
+        fewest = min(game.totals)
+        losers = tuple(seat for seat, total in enumerate(game.totals) if total == fewest)
+    return Standings(True, winners, current, record, losers)

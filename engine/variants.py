@@ -1,0 +1,253 @@
+"""The three games' rules, one `Ruleset` each, found through `VARIANTS`.
+
+A ruleset holds only what differs between the games; the flow every game shares
+(turns, drawing, blocking, rounds) lives in `engine.game`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.table import OPENING_HUB, Table
+from engine.tiles import End, Tile
+
+OPENING_3_2 = Tile.of(3, 2)
+
+
+class Ruleset:
+    """Behaviour shared by default; each game overrides what it changes."""
+
+    name: ClassVar[str]
+    # What the first double (fives) or first closed double (muggins) becomes.
+    hub_kind: ClassVar[str | None] = None
+    # The mover may score for the table as it lies after his play.
+    scores_plays: ClassVar[bool] = True
+    # muggins: 2-4 doubles may be laid at once.
+    multi_doubles: ClassVar[bool] = False
+    # twolane: one draw, then play it or pass with a penalty.
+    single_draw: ClassVar[bool] = False
+    pass_penalty: ClassVar[int] = 0
+    # fives: a last tile played while the boneyard has tiles is replaced at once.
+    refill_empty_hand: ClassVar[bool] = False
+    # twolane: a player who empties his hand is skipped while the others play on.
+    play_on_after_out: ClassVar[bool] = False
+    # The match is scored in penalty points (fewer is better).
+    penalty_scoring: ClassVar[bool] = False
+
+    def hand_size(self, players: int) -> int:
+        raise NotImplementedError
+
+    def default_target(self, players: int) -> int | None:
+        return None
+
+    def check_target(self, target: int | None, players: int) -> int | None:
+        """The match target a game or record may use (None: this game has none)."""
+        return self.default_target(players) if target is None else target
+
+    def needs_redeal(self, round_number: int, boneyard: list[Tile]) -> bool:
+        return False
+
+    def first_starter(self, hands: list[list[Tile]], lot: int) -> int:
+        """Round 1's starter: drawn by lot (`lot` is a random 32-bit number) unless named."""
+        return lot % len(hands)
+
+    def required_starter(self, hands: list[list[Tile]]) -> int | None:
+        """The seat a record's first round must start with, if the rules name one."""
+        return None
+
+    def required_opening(self, round_number: int) -> Tile | None:
+        return None
+
+    def claim_hub(self, table: Table, end: End | None) -> None:
+        """Called just after a tile was laid at `end` (None: the opening)."""
+
+    def after_place(self, table: Table) -> int:
+        """Points the mover scores for the table as it now lies."""
+        return 0
+
+    def count_terms(self, table: Table) -> list[int] | None:
+        """The numbers this game adds up on the table (None: nothing is counted now)."""
+        return None
+
+    def round_end_points(
+        self, hands: list[list[Tile]], totals: list[int], winner: int | None
+    ) -> list[int]:
+        """End-of-round points: `winner` went out, or None when the round is blocked."""
+        return [0] * len(hands)
+
+    def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
+        raise NotImplementedError
+
+
+class Fives(Ruleset):
+    """Пятерное домино."""
+
+    name = "fives"
+    hub_kind = "spinner"
+    refill_empty_hand = True
+
+    def hand_size(self, players: int) -> int:
+        return 5 if players == 4 else 6
+
+    def default_target(self, players: int) -> int | None:
+        return 20 if players == 4 else 25
+
+    def claim_hub(self, table: Table, end: End | None) -> None:
+        # The round's first double is the spinner at once. It is laid before any
+        # spinner exists, so it lies on the line: the opening or a W/E arm.
+        if table.hub is not None:
+            return
+        if end is None:
+            if table.opening is not None and table.opening.tile.is_double:
+                table.set_hub(OPENING_HUB)
+            return
+        arm = table.arm(end)
+        if arm[-1].tile.is_double:
+            table.set_hub((end, len(arm) - 1))
+
+    def after_place(self, table: Table) -> int:
+        spinner = table.hub_tile()
+        # The spinner is the round's first double: +2 on the move that laid it.
+        points = 2 if spinner is not None and spinner.seq == table.moves else 0
+        terms = self.count_terms(table)
+        if terms is not None:
+            total = sum(terms)
+            if total > 0 and total % 5 == 0:
+                points += 4
+        return points
+
+    def count_terms(self, table: Table) -> list[int] | None:
+        if table.hub is None:
+            return None
+        ends = (End.W, End.E, End.N, End.S)
+        if not all(table.arm_occupied(end) for end in ends):
+            return None
+        return [table.end_value(end) for end in ends]
+
+    def round_end_points(
+        self, hands: list[list[Tile]], totals: list[int], winner: int | None
+    ) -> list[int]:
+        if winner is not None:
+            return [2 if seat == winner else 0 for seat in range(len(hands))]
+        fewest = min(totals)
+        return [1 if total == fewest else 0 for total in totals]
+
+    def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
+        return round_over and target is not None and max(totals) >= target
+
+
+class Muggins(Ruleset):
+    """Пятёрки (до 51)."""
+
+    name = "muggins"
+    hub_kind = "house"
+    multi_doubles = True
+    TARGET: ClassVar[int] = 51
+
+    def hand_size(self, players: int) -> int:
+        return 7
+
+    def default_target(self, players: int) -> int | None:
+        return self.TARGET
+
+    def check_target(self, target: int | None, players: int) -> int | None:
+        if target not in (None, self.TARGET):
+            raise ValueError(f"muggins is played to {self.TARGET}")
+        return self.TARGET
+
+    def needs_redeal(self, round_number: int, boneyard: list[Tile]) -> bool:
+        return round_number == 1 and OPENING_3_2 in boneyard
+
+    def first_starter(self, hands: list[list[Tile]], lot: int) -> int:
+        starter = self.required_starter(hands)
+        return 0 if starter is None else starter
+
+    def required_starter(self, hands: list[list[Tile]]) -> int | None:
+        for seat, hand in enumerate(hands):
+            if OPENING_3_2 in hand:
+                return seat
+        return None
+
+    def required_opening(self, round_number: int) -> Tile | None:
+        return OPENING_3_2 if round_number == 1 else None
+
+    def claim_hub(self, table: Table, end: End | None) -> None:
+        # The house is the first double closed on both its W and E sides: the
+        # tile just laid may have closed the one it was attached to.
+        if table.hub is not None or end not in (End.W, End.E):
+            return
+        arm = table.arm(end)
+        if len(arm) >= 2:
+            if arm[-2].tile.is_double:
+                table.set_hub((end, len(arm) - 2))
+            return
+        opposite = End.E if end is End.W else End.W
+        opening = table.opening
+        if opening is not None and opening.tile.is_double and table.arm(opposite):
+            table.set_hub(OPENING_HUB)
+
+    def after_place(self, table: Table) -> int:
+        total = sum(self.count_terms(table) or [])
+        return total // 5 if total > 0 and total % 5 == 0 else 0
+
+    def count_terms(self, table: Table) -> list[int] | None:
+        opening = table.opening
+        if opening is None:
+            return None
+        if opening.tile.is_double and not table.arm(End.W) and not table.arm(End.E):
+            return [opening.tile.pips]  # a lone opening double counts once
+        terms = []
+        for end in (End.W, End.E, End.N, End.S):
+            tile = table.outermost(end)
+            if tile is None or (end in (End.N, End.S) and not table.arm(end)):
+                continue
+            terms.append(tile.tile.pips if tile.tile.is_double else tile.outer)
+        return terms
+
+    def round_end_points(
+        self, hands: list[list[Tile]], totals: list[int], winner: int | None
+    ) -> list[int]:
+        pips = [sum(t.pips for t in hand) for hand in hands]
+        if winner is None:
+            lowest = min(pips)
+            holders = [seat for seat, p in enumerate(pips) if p == lowest]
+            if len(holders) != 1:
+                return [0] * len(hands)
+            winner = holders[0]
+        others = sum(p for seat, p in enumerate(pips) if seat != winner)
+        return [others // 5 if seat == winner else 0 for seat in range(len(hands))]
+
+    def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
+        return max(totals) >= self.TARGET
+
+
+class Twolane(Ruleset):
+    """Двухполосное домино."""
+
+    name = "twolane"
+    scores_plays = False
+    single_draw = True
+    pass_penalty = 10
+    play_on_after_out = True
+    penalty_scoring = True
+
+    def hand_size(self, players: int) -> int:
+        return 6 if players == 4 else 5
+
+    def check_target(self, target: int | None, players: int) -> int | None:
+        if target is not None:
+            raise ValueError("twolane has no target score")
+        return None
+
+    def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
+        return round_over
+
+
+VARIANTS: dict[str, Ruleset] = {rules.name: rules for rules in (Fives(), Muggins(), Twolane())}
+
+
+def ruleset(name: str) -> Ruleset:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r} (one of {', '.join(VARIANTS)})") from None
