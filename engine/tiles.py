@@ -8,6 +8,7 @@ from typing import NamedTuple
 from engine.errors import NotationError
 
 MAX_PIP = 6
+_DIGITS = frozenset("0123456789")
 
 
 class End(IntEnum):
@@ -90,7 +91,8 @@ class Tile(NamedTuple):
 def parse_halves(text: str) -> tuple[int, int]:
     """Read `a:b` keeping the written order (the opening's order matters)."""
     left, sep, right = text.strip().partition(":")
-    if not sep or len(left) != 1 or len(right) != 1 or not (left + right).isdigit():
+    # Not str.isdigit(): it also passes "³" and "٣", which are no pips of ours.
+    if not sep or left not in _DIGITS or right not in _DIGITS:
         raise NotationError(f"{text!r} is not a tile (write it as a:b)")
     a, b = int(left), int(right)
     if a > MAX_PIP or b > MAX_PIP:
