@@ -158,8 +158,9 @@ class Table:
         self.ends = [(end, self._compute_end_value(end)) for end in ends]
 
     def copy(self) -> Table:
+        # `ends` is changed in place by `attach`: the copy needs its own list.
         return Table(
-            self.opening, [list(arm) for arm in self.arms], self.hub, self.moves, self.ends
+            self.opening, [list(arm) for arm in self.arms], self.hub, self.moves, list(self.ends)
         )
 
     # -- plain data ----------------------------------------------------------

@@ -201,7 +201,10 @@ class Muggins(Ruleset):
             tile = table.outermost(end)
             if tile is None or (end in (End.N, End.S) and not table.arm(end)):
                 continue
-            terms.append(tile.tile.pips if tile.tile.is_double else tile.outer)
+            if tile.tile.is_double:
+                terms.append(tile.tile.pips)
+            else:  # the opening's free half on W is the one facing W
+                terms.append(table.end_value(end))
         return terms
 
     def round_end_points(
