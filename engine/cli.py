@@ -30,6 +30,8 @@ def _read(path: str) -> Any:
         ) from None
     except RecursionError:
         raise RecordError("record: nested too deeply") from None
+    except ValueError:  # int() refuses numbers of more than 4300 digits
+        raise RecordError("record: a number is too long") from None
 
 
 def dumps(value: Any, indent: int = 0, width: int = 100) -> str:
