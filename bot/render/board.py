@@ -1,0 +1,281 @@
+"""The group's picture: the table with its tiles, and a panel with the game's state."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from bot.render import sprites, theme
+from bot.render.draw import felt, length, text
+from bot.render.fonts import font, wrap
+from bot.render.layout import BOARD_HEIGHT, BOARD_WIDTH, BoardLayout, board_layout
+from bot.render.picture import Picture, encode
+from bot.render.words import (
+    ARROWS,
+    Translate,
+    action_points,
+    action_words,
+    count_sum,
+    identity,
+    player_name,
+    recent_actions,
+    round_end_words,
+    scores,
+    signed,
+    variant_title,
+    winner_names,
+)
+from engine.tiles import End
+from engine.view import SeatView
+
+PANEL_HEIGHT = 380
+WIDTH = BOARD_WIDTH
+HEIGHT = BOARD_HEIGHT + PANEL_HEIGHT
+LANE_COLORS = {End.W: (40, 92, 128), End.E: (132, 80, 42)}
+LANE_PAD = 9
+MARGIN = 28  # the panel's left and right margins
+PLAYERS_RIGHT = 640  # the players' table ends here; the state column starts after it
+STATUS_LEFT = 690
+
+
+def render_board(view: SeatView, tr: Translate = identity) -> Picture:
+    """The table as everyone sees it, with whose turn it is, scores and the count."""
+    return encode(draw_board(view, tr), "board")
+
+
+def draw_board(view: SeatView, tr: Translate = identity) -> Image.Image:
+    canvas = _background().copy()
+    layout = board_layout(view.table)
+    if view.variant == "twolane" and layout.center is not None:
+        _draw_lanes(canvas, layout, tr)
+    _draw_tiles(canvas, layout)
+    if not layout.boxes:
+        _draw_empty_table(canvas, view, tr)
+    _draw_panel(canvas, view, tr, BOARD_HEIGHT)
+    return canvas
+
+
+@cache
+def _background() -> Image.Image:
+    canvas = Image.new("RGB", (WIDTH, HEIGHT), theme.PANEL)
+    canvas.paste(felt(BOARD_WIDTH, BOARD_HEIGHT), (0, 0))
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, BOARD_HEIGHT, WIDTH, BOARD_HEIGHT + 4), fill=theme.PANEL_LINE)
+    draw.line(
+        (MARGIN, BOARD_HEIGHT + 76, WIDTH - MARGIN, BOARD_HEIGHT + 76),
+        fill=theme.PANEL_LINE,
+        width=2,
+    )
+    return canvas
+
+
+def mark_size(tile: int) -> int:
+    """The end marks' diameter, for tiles `tile` pixels long."""
+    return round(tile * 0.4)
+
+
+def _draw_tiles(canvas: Image.Image, layout: BoardLayout) -> None:
+    long = layout.tile
+    for box in layout.boxes:
+        sprite = sprites.tile(box.first, box.second, box.vertical, long, hub=box.hub, last=box.last)
+        sprite.paste(canvas, box.x, box.y)
+    for mark in layout.marks:
+        sprites.end_mark(mark.end, mark_size(layout.tile)).paste(canvas, mark.x, mark.y)
+
+
+def _draw_lanes(canvas: Image.Image, layout: BoardLayout, tr: Translate) -> None:
+    """twolane: each lane on its own coloured strip, with a labelled tab at the opening.
+
+    The W lane snakes upwards and the E lane downwards, so the space below the
+    W lane's first row and above the E lane's is free for the tabs.
+    """
+    draw = ImageDraw.Draw(canvas)
+    center = layout.center
+    assert center is not None
+    pad, size = LANE_PAD, 26
+    middle = center.x + center.w // 2
+    for end, color in LANE_COLORS.items():
+        # The lane starts on its half of the opening.
+        x0 = center.x if end is End.W else middle
+        rects = [(x0, center.y, x0 + center.w // 2, center.y + center.h)]
+        rects += [b.box for b in layout.rays.get(end, ())]
+        mark = next((m for m in layout.marks if m.end is end), None)
+        if mark is not None:
+            r = mark_size(layout.tile) // 2
+            rects.append((mark.x - r, mark.y - r, mark.x + r, mark.y + r))
+        for left, top, right, bottom in _merge_rows(rects):
+            draw.rounded_rectangle(
+                (left - pad, top - pad, right + pad - 1, bottom + pad - 1), 12, fill=color
+            )
+        label = tr("Lane {arrow}").format(arrow=ARROWS[end])
+        width = length(label, size, True) + 28
+        if end is End.W:
+            draw.rounded_rectangle(
+                (middle - width, center.y + center.h, middle, center.y + center.h + pad + 40),
+                12,
+                fill=color,
+            )
+            text(
+                canvas,
+                (middle - 14, center.y + center.h + pad + 26),
+                label,
+                size,
+                bold=True,
+                anchor="rs",
+            )
+        else:
+            draw.rounded_rectangle(
+                (middle, center.y - pad - 40, middle + width, center.y), 12, fill=color
+            )
+            text(canvas, (middle + 14, center.y - pad - 14), label, size, bold=True)
+
+
+def _merge_rows(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Runs of rectangles in one row (same top and bottom, in order) as one rectangle each."""
+    merged: list[tuple[int, int, int, int]] = []
+    for rect in rects:
+        if merged and merged[-1][1] == rect[1] and merged[-1][3] == rect[3]:
+            left, top, right, bottom = merged[-1]
+            merged[-1] = (min(left, rect[0]), top, max(right, rect[2]), bottom)
+        else:
+            merged.append(rect)
+    return merged
+
+
+def _draw_empty_table(canvas: Image.Image, view: SeatView, tr: Translate) -> None:
+    """Before the opening: the round's number, and how the last round ended."""
+    cx, cy = BOARD_WIDTH // 2, BOARD_HEIGHT // 2
+    title = tr("Round {number}").format(number=view.round_number)
+    text(canvas, (cx, cy - 20), title, 54, bold=True, anchor="ms")
+    last = view.last_round
+    if last is None or last.number != view.round_number - 1:
+        return
+    heading = tr("Round {number} is over").format(number=last.number)
+    reason = round_end_words(tr, view, last.end, last.out)
+    y = cy + 50
+    line = heading + (f" · {reason}" if reason else "")
+    text(canvas, (cx, y), line, 32, theme.TEXT_DIM, anchor="ms", width=BOARD_WIDTH - 80)
+    parts = [
+        f"{player_name(tr, view, seat)} {signed(points)}"
+        for seat, points in enumerate(last.points)
+        if points
+    ]
+    if parts:
+        line = "   ".join(parts)
+        text(canvas, (cx, y + 50), line, 32, theme.GOLD, True, "ms", BOARD_WIDTH - 80)
+
+
+def _draw_panel(canvas: Image.Image, view: SeatView, tr: Translate, top: int) -> None:
+    # Header: the game, the round and the target; the boneyard on the right.
+    y = top + 52
+    boneyard = tr("Boneyard: {count}").format(count=view.boneyard_size)
+    right = WIDTH - MARGIN
+    boneyard_x = right - length(boneyard, 30)
+    text(canvas, (right, y), boneyard, 30, anchor="rs")
+    sprites.tile_back(34).paste(canvas, round(boneyard_x - 32), y - 30)
+    room = boneyard_x - 60 - MARGIN
+    head = variant_title(tr, view.variant)
+    used = text(canvas, (MARGIN, y), head, 36, bold=True, width=room * 0.6)
+    details = []
+    if view.variant != "twolane":
+        details.append(tr("Round {number}").format(number=view.round_number))
+        if view.target is not None:
+            details.append(tr("Target: {points}").format(points=view.target))
+    if details:
+        line = " · ".join(details)
+        text(canvas, (MARGIN + used + 18, y), line, 30, theme.TEXT_DIM, width=room - used - 18)
+    _draw_players(canvas, view, tr, 20, top + 88, PLAYERS_RIGHT)
+    _draw_status(canvas, view, tr, STATUS_LEFT, top + 88, WIDTH - MARGIN)
+
+
+def _draw_players(
+    canvas: Image.Image, view: SeatView, tr: Translate, left: int, top: int, right: int
+) -> None:
+    draw = ImageDraw.Draw(canvas)
+    score_label = tr("Penalties") if view.variant == "twolane" else tr("Points")
+    tiles_x = right - 150
+    text(canvas, (tiles_x, top + 20), tr("Tiles"), 22, theme.TEXT_DIM, anchor="ms", width=100)
+    text(canvas, (right - 12, top + 20), score_label, 22, theme.TEXT_DIM, anchor="rs", width=130)
+    row_h = 64
+    y = top + 30
+    for seat in range(len(view.players)):
+        turn = view.turn == seat
+        if turn:
+            draw.rounded_rectangle((left, y, right, y + row_h - 6), 12, fill=theme.PANEL_ROW)
+            draw.rounded_rectangle((left, y, left + 8, y + row_h - 6), 4, fill=theme.TURN)
+        base = y + row_h // 2 + 9
+        name_x = left + 22
+        if view.over:
+            place = view.standings.places[seat]
+            sprites.medal(place, 34).paste(canvas, name_x, y + 12)
+            text(canvas, (name_x + 17, base - 2), str(place), 20, theme.PANEL, True, "ms")
+            name_x += 46
+        name = player_name(tr, view, seat)
+        color = theme.TURN if turn else theme.TEXT
+        drawn = text(canvas, (name_x, base), name, 32, color, turn, "ls", tiles_x - 70 - name_x)
+        if seat in view.out:
+            _check(draw, name_x + drawn + 14, base - 12, theme.GREEN)
+        sprites.tile_back(30).paste(canvas, tiles_x - 34, y + 14)
+        text(canvas, (tiles_x - 10, base), str(view.hand_sizes[seat]), 30)
+        text(canvas, (right - 12, base), str(view.totals[seat]), 34, bold=True, anchor="rs")
+        y += row_h
+
+
+def _draw_status(
+    canvas: Image.Image, view: SeatView, tr: Translate, left: int, top: int, right: int
+) -> None:
+    width = right - left
+    y = top + 40
+    last = view.last_round
+    if view.over:
+        text(canvas, (left, y), tr("Game over"), 42, theme.GOLD, True, width=width)
+        y += 50
+        line = tr("Winner: {names}").format(names=winner_names(tr, view))
+        text(canvas, (left, y), line, 32, bold=True, width=width)
+        y += 58
+    elif view.turn is None and last is not None and last.number == view.round_number:
+        heading = tr("Round {number} is over").format(number=last.number)
+        text(canvas, (left, y), heading, 40, theme.GOLD, True, width=width)
+        y += 48
+        reason = round_end_words(tr, view, last.end, last.out)
+        if reason:
+            text(canvas, (left, y), reason, 30, width=width)
+        y += 58
+    elif view.turn is not None:
+        line = tr("Turn: {name}").format(name=player_name(tr, view, view.turn))
+        text(canvas, (left, y), line, 42, theme.TURN, True, width=width)
+        y += 66
+    if view.variant != "twolane" and view.table.opening is not None:
+        y = _draw_count(canvas, view, tr, left, y, width)
+    for action in recent_actions(view, 2 if y < top + 200 else 1):
+        who = player_name(tr, view, action.seat)
+        what = action_words(tr, view, action)
+        points = action_points(view, action)
+        drawn = text(canvas, (left, y), f"{who}: {what}", 30, width=width - 90)
+        if points:
+            text(canvas, (left + drawn + 14, y), points, 30, theme.GOLD, True)
+        y += 44
+
+
+def _draw_count(
+    canvas: Image.Image, view: SeatView, tr: Translate, left: int, y: int, width: int
+) -> int:
+    terms = view.count_terms
+    if terms is None:
+        message = tr("Ends count once all four arms are taken")
+        for line in wrap(message, font(28), width, 2):
+            text(canvas, (left, y - 4), line, 28, theme.TEXT_DIM)
+            y += 36
+        return y + 20
+    before, _, after = tr("Ends: {sum}").partition("{sum}")
+    x = left + text(canvas, (left, y), before, 36)
+    color = theme.GOLD if scores(terms) else theme.TEXT
+    x += text(canvas, (x, y), count_sum(terms), 40, color, True, width=left + width - x)
+    if after:
+        text(canvas, (x, y), after, 36)
+    return y + 60
+
+
+def _check(draw: ImageDraw.ImageDraw, x: float, y: float, color: theme.RGB) -> None:
+    draw.line((x, y + 8, x + 7, y + 15, x + 20, y - 2), fill=color, width=5, joint="curve")

@@ -1,0 +1,127 @@
+"""The board and the final table as text: photo captions, and for screen readers.
+
+The texts are Telegram HTML (names are escaped; titles are bold) and never
+longer than `CAPTION_LIMIT` characters.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.render.words import (
+    EMOJI_ARROWS,
+    Translate,
+    action_points,
+    action_words,
+    count_sum,
+    identity,
+    recent_actions,
+    round_end_words,
+    signed,
+    variant_title,
+)
+from engine.view import SeatView
+
+CAPTION_LIMIT = 1024
+NAME_LIMIT = 40  # characters of a name shown in a caption
+
+
+def board_text(view: SeatView, tr: Translate = identity) -> str:
+    """Whose turn, the ends and their count, the last move, scores and the boneyard."""
+    lines = [f"<b>{escape(_heading(view, tr))}</b>"]
+    lines.append(_state(view, tr))
+    if view.table.ends:
+        ends = " · ".join(f"{EMOJI_ARROWS[end]} {value}" for end, value in view.table.ends)
+        lines.append(ends)
+    if view.variant != "twolane" and view.table.opening is not None:
+        if view.count_terms is None:
+            lines.append(escape(tr("Ends count once all four arms are taken")))
+        else:
+            lines.append(escape(tr("Ends: {sum}").format(sum=count_sum(view.count_terms))))
+    for action in recent_actions(view, 1):
+        what = action_words(tr, view, action, EMOJI_ARROWS)
+        points = action_points(view, action)
+        lines.append(
+            f"{_name(view, action.seat)}: {escape(what)}" + (f" ({points})" if points else "")
+        )
+    score = tr("Penalties") if view.variant == "twolane" else tr("Points")
+    for seat in range(len(view.players)):
+        marker = "▶ " if seat == view.turn else ""
+        lines.append(
+            f"{marker}{_name(view, seat)} — {escape(score)}: {view.totals[seat]}, "
+            f"{escape(tr('Tiles'))}: {view.hand_sizes[seat]}"
+        )
+    if view.variant != "twolane" or view.boneyard_size:
+        lines.append(escape(tr("Boneyard: {count}").format(count=view.boneyard_size)))
+    return _limit(lines)
+
+
+def final_text(view: SeatView, tr: Translate = identity) -> str:
+    """Places, names, points; the record, the losers; rounds played."""
+    standings = view.standings
+    heading = tr("Game over") if standings.finished else tr("Standings")
+    lines = [f"<b>{escape(heading)}</b> · {escape(variant_title(tr, view.variant))}"]
+    if standings.winners:
+        winners = ", ".join(_name(view, seat) for seat in standings.winners)
+        line = escape(tr("Winner: {names}")).format(names=winners)
+        if standings.record is not None:
+            line += " · " + escape(tr("Record: {points}").format(points=signed(standings.record)))
+        lines.append(line)
+    score = tr("Penalties") if view.variant == "twolane" else tr("Points")
+    order = sorted(range(len(view.players)), key=lambda s: (standings.places[s], s))
+    for seat in order:
+        line = (
+            f"{standings.places[seat]}. {_name(view, seat)} — {escape(score)}: {view.totals[seat]}"
+        )
+        if seat in standings.losers:
+            line += f" · {escape(tr('Lost'))}"
+        lines.append(line)
+    lines.append(escape(tr("Rounds played: {count}").format(count=len(view.finished_rounds))))
+    return _limit(lines)
+
+
+def _heading(view: SeatView, tr: Translate) -> str:
+    parts = [variant_title(tr, view.variant)]
+    if view.variant != "twolane":
+        parts.append(tr("Round {number}").format(number=view.round_number))
+        if view.target is not None:
+            parts.append(tr("Target: {points}").format(points=view.target))
+    return " · ".join(parts)
+
+
+def _state(view: SeatView, tr: Translate) -> str:
+    last = view.last_round
+    if view.over:
+        winners = ", ".join(_name(view, seat) for seat in view.standings.winners)
+        return f"<b>{escape(tr('Game over'))}</b> · " + escape(tr("Winner: {names}")).format(
+            names=winners
+        )
+    if view.turn is None and last is not None and last.number == view.round_number:
+        heading = escape(tr("Round {number} is over").format(number=last.number))
+        reason = _round_end(view, tr, last.end, last.out)
+        return f"<b>{heading}</b>" + (f" · {reason}" if reason else "")
+    if view.turn is not None:
+        return escape(tr("Turn: {name}")).format(name=f"<b>{_name(view, view.turn)}</b>")
+    return ""
+
+
+def _round_end(view: SeatView, tr: Translate, end: str, out: int | None) -> str:
+    if end == "blocked" or out is None:
+        return escape(round_end_words(tr, view, end, out))
+    return escape(tr("{name} went out")).format(name=_name(view, out))
+
+
+def _name(view: SeatView, seat: int) -> str:
+    """A seat's name as typed (emoji are fine in captions), shortened and escaped."""
+    name = " ".join(view.players[seat].split()) or "?"
+    if len(name) > NAME_LIMIT:
+        name = name[: NAME_LIMIT - 1].rstrip() + "…"
+    return escape(name, quote=False)
+
+
+def _limit(lines: list[str]) -> str:
+    """Drop lines from the end until the text fits in a caption."""
+    lines = [line for line in lines if line]
+    while len("\n".join(lines)) > CAPTION_LIMIT and len(lines) > 1:
+        lines.pop()
+    return "\n".join(lines)[:CAPTION_LIMIT]

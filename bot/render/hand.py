@@ -1,0 +1,153 @@
+"""A seat's own tiles, numbered as the bot's buttons number them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.render import sprites, theme
+from bot.render.draw import felt, length, text
+from bot.render.picture import Picture, encode
+from bot.render.words import Translate, identity, player_name
+from engine.moves import Doubles, Draw, Pass, Play
+from engine.tiles import End, Tile
+from engine.view import SeatView
+
+WIDTH = 1280
+HAND_TILE = 144  # long side of a tile in the hand picture
+SLOT = HAND_TILE // 2 + 36  # horizontal step between tiles
+PER_ROW = (WIDTH - 80) // SLOT
+HEADER = 104
+ROW = HAND_TILE + 104  # a tile, its number and the ends it fits
+FOOTER = 92
+LIFT = 14  # playable tiles stand a little higher
+
+
+@dataclass(frozen=True, slots=True)
+class HandSlot:
+    """Where the hand's n-th tile (numbered from 1) is drawn."""
+
+    number: int
+    tile: Tile
+    x: int
+    y: int
+    playable: bool
+    dimmed: bool
+    ends: tuple[End, ...]  # the ends it can go to now (empty for an opening)
+
+
+def render_hand(view: SeatView, tr: Translate = identity) -> Picture:
+    """The seat's tiles, numbered 1..n in `view.hand` order; playable ones marked on its turn."""
+    return encode(draw_hand(view, tr), "hand")
+
+
+def hand_slots(view: SeatView) -> list[HandSlot]:
+    """The geometry of the hand picture (the tests check numbering against it)."""
+    fits: dict[Tile, list[End]] = {}
+    for move in view.legal:
+        plays = (
+            move.plays if isinstance(move, Doubles) else (move,) if isinstance(move, Play) else ()
+        )
+        for play in plays:
+            ends = fits.setdefault(play.tile, [])
+            if play.end is not None and play.end not in ends:
+                ends.append(play.end)
+    turn = view.my_turn
+    count = len(view.hand)
+    slots = []
+    for i, tile in enumerate(view.hand):
+        row, col = divmod(i, PER_ROW)
+        in_row = min(PER_ROW, count - row * PER_ROW)
+        left = (WIDTH - in_row * SLOT) // 2 + (SLOT - HAND_TILE // 2) // 2
+        playable = turn and tile in fits
+        y = HEADER + 30 + row * ROW - (LIFT if playable else 0)
+        slots.append(
+            HandSlot(
+                number=i + 1,
+                tile=tile,
+                x=left + col * SLOT,
+                y=y,
+                playable=playable,
+                dimmed=turn and not playable,
+                ends=tuple(sorted(fits.get(tile, ()))) if playable else (),
+            )
+        )
+    return slots
+
+
+def hand_height(count: int) -> int:
+    rows = max(1, -(-count // PER_ROW))
+    return HEADER + 30 + rows * ROW + FOOTER
+
+
+def draw_hand(view: SeatView, tr: Translate = identity) -> Image.Image:
+    height = hand_height(len(view.hand))
+    canvas = felt(WIDTH, height).copy()
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, 0, WIDTH, HEADER - 20), fill=theme.PANEL)
+    seat = view.seat if view.seat is not None else 0
+    name = player_name(tr, view, seat)
+    title = f"{tr('Your tiles')} · {name}"
+    status, color = _status(view, tr)
+    status_w = length(status, 36, True) if status else 0
+    text(canvas, (32, 58), title, 36, theme.TEXT, True, "ls", WIDTH - 100 - status_w)
+    if status:
+        text(canvas, (WIDTH - 32, 58), status, 36, color, True, "rs")
+    for slot in hand_slots(view):
+        sprite = sprites.tile(
+            slot.tile.high,
+            slot.tile.low,
+            True,
+            HAND_TILE,
+            dim=slot.dimmed,
+            playable=slot.playable,
+        )
+        sprite.paste(canvas, slot.x, slot.y)
+        cx = slot.x + HAND_TILE // 4
+        base = slot.y + HAND_TILE + (LIFT if slot.playable else 0)
+        badge = 23
+        fill = (
+            theme.PLAYABLE
+            if slot.playable
+            else (235, 235, 225)
+            if not slot.dimmed
+            else (150, 160, 150)
+        )
+        draw.ellipse((cx - badge, base + 16, cx + badge, base + 16 + 2 * badge), fill=fill)
+        text(canvas, (cx, base + 16 + badge), str(slot.number), 28, theme.PANEL, True, "mm")
+        if slot.ends:
+            step = 30
+            x0 = cx - (len(slot.ends) - 1) * step // 2
+            for k, end in enumerate(slot.ends):
+                sprites.end_mark(end, 26).paste(canvas, x0 + k * step, base + 80)
+    _draw_ends(canvas, draw, view, height - FOOTER // 2)
+    return canvas
+
+
+def _status(view: SeatView, tr: Translate) -> tuple[str, theme.RGB]:
+    if view.over:
+        return tr("Game over"), theme.GOLD
+    if view.my_turn:
+        if any(isinstance(m, Draw) for m in view.legal):
+            return tr("No tile fits: draw"), theme.TURN
+        if view.legal and all(isinstance(m, Pass) for m in view.legal):
+            return tr("No tile fits: pass"), theme.TURN
+        return tr("Your turn"), theme.TURN
+    if view.turn is not None:
+        return tr("Turn: {name}").format(name=player_name(tr, view, view.turn)), theme.TEXT_DIM
+    return "", theme.TEXT
+
+
+def _draw_ends(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: SeatView, y: int) -> None:
+    """The table's open ends and their values, as the board marks them."""
+    ends = view.table.ends
+    if not ends:
+        return
+    draw.rectangle((0, y - FOOTER // 2 + 6, WIDTH, y + FOOTER // 2), fill=theme.PANEL)
+    step = 140
+    x = (WIDTH - step * len(ends)) // 2 + 40
+    for end, value in ends:
+        sprites.end_mark(end, 40).paste(canvas, x, y + 4)
+        text(canvas, (x + 30, y + 4), str(value), 40, theme.TEXT, True, "lm")
+        x += step

@@ -1,0 +1,239 @@
+"""Sample positions for the pictures, and `python -m bot.render.samples DIR` to draw them.
+
+Games are played with the engine (random legal moves from a seed); full tables
+(all 28 tiles down) are built tile by tile with the rules' own hub claims, in
+the shapes that are hardest to lay out. The benchmark and the tests use these.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from engine.game import Game, MoveEntry
+from engine.moves import Doubles, Play
+from engine.table import Table
+from engine.tiles import ALL_TILES, End, Tile
+from engine.variants import ruleset
+from engine.view import RoundSummary, SeatView, view_for
+
+PLAYERS = ("Андрей", "Ирина", "Ольга", "Вадим")
+
+# Which ends a full table's builder prefers, in order: the shape of the table.
+SHAPES: dict[str, tuple[End, ...]] = {
+    "east": (End.E,),  # one arm holds everything
+    "west": (End.W,),
+    "north": (End.N, End.W, End.E),  # the hub's N arm as long as it gets
+    "south": (End.S, End.E, End.W),
+    "cross": (),  # four long arms: the ends taken in turn
+    "random": (),
+}
+
+
+def play(
+    variant: str,
+    players: Sequence[str] = PLAYERS,
+    seed: int = 1,
+    until: Callable[[Game], bool] | None = None,
+    moves: int = 10_000,
+) -> Game:
+    """A game played with random legal moves until `until` holds (or `moves` are made)."""
+    game = Game.new(variant, list(players), seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.over or (until is not None and until(game)):
+            break
+        legal = game.legal_moves()
+        plays = [m for m in legal if isinstance(m, Play | Doubles)]
+        game.push(rng.choice(plays or list(legal)))
+    return game
+
+
+def full_table(
+    variant: str, shape: str = "random", seed: int = 0, opening: Tile | None = None
+) -> Table:
+    """A table holding all 28 tiles, laid by the rules of `variant` (hubs included).
+
+    `shape` names the ends the builder prefers (see `SHAPES`); "cross" takes the
+    ends in turn, "random" at random. The builder backtracks until every tile is
+    down, so the result is always full.
+    """
+    rng = random.Random(f"{variant}:{shape}:{seed}")
+    rules = ruleset(variant)
+    for _attempt in range(1000):
+        first = opening or rng.choice(ALL_TILES)
+        table = Table()
+        table.open_with(first, first.high if rng.random() < 0.5 else first.low)
+        rules.claim_hub(table, None)
+        left = [t for t in ALL_TILES if t != first]
+        rng.shuffle(left)
+        budget = [4000]
+        if _complete(table, left, rules.claim_hub, SHAPES[shape], shape, rng, budget):
+            return table
+    raise RuntimeError(f"no full {shape} table found")  # pragma: no cover
+
+
+def _complete(
+    table: Table,
+    left: list[Tile],
+    claim: Callable[[Table, End | None], None],
+    prefer: tuple[End, ...],
+    shape: str,
+    rng: random.Random,
+    budget: list[int],
+) -> bool:
+    if not left:
+        return True
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    ends = list(table.ends)
+    if shape == "cross":
+        # The ends in turn: the one holding the fewest tiles first.
+        ends.sort(key=lambda e: (len(table.arm(e[0])), rng.random()))
+    elif prefer:
+        ends.sort(key=lambda e: prefer.index(e[0]) if e[0] in prefer else len(prefer))
+        if shape in ("east", "west"):
+            ends = [e for e in ends if e[0] in prefer] or ends
+    else:
+        rng.shuffle(ends)
+    for end, value in ends:
+        for tile in [t for t in left if t.has(value)]:
+            trial = table.copy()
+            trial.attach(tile, end)
+            claim(trial, end)
+            rest = [t for t in left if t != tile]
+            if _complete(trial, rest, claim, prefer, shape, rng, budget):
+                table.opening, table.arms, table.hub = trial.opening, trial.arms, trial.hub
+                table.moves, table.ends = trial.moves, trial.ends
+                return True
+            if budget[0] < 0:
+                return False
+    return False
+
+
+def with_table(view: SeatView, table: Table) -> SeatView:
+    """`view` with another, full table: the round as it ends with every tile down."""
+    terms = ruleset(view.variant).count_terms(table)
+    moves = []
+    for placed in table.last_placed():
+        end = next((e for e in End if placed in table.arm(e)), None)
+        moves.append(f"{placed.inner}:{placed.outer}" + (f"@{end}" if end is not None else ""))
+    seat = view.turn if view.turn is not None else 0
+    # With every tile on the table, the player who laid the last one went out.
+    ended = RoundSummary(
+        number=view.round_number,
+        starter=view.starter,
+        end="out",
+        out=seat,
+        points=view.round_points,
+        penalties=view.penalties,
+        hands_left=tuple(() for _ in view.players),
+    )
+    return dataclasses.replace(
+        view,
+        table=table,
+        turn=None,
+        count_terms=None if terms is None else tuple(terms),
+        boneyard_size=0,
+        hand_sizes=tuple(0 for _ in view.players),
+        moves=(*view.moves, MoveEntry(seat, "+".join(moves), 0)),
+        legal=(),
+        finished_rounds=(*view.finished_rounds, ended),
+    )
+
+
+def has_hub_arms(game: Game) -> bool:
+    table = game.round.table
+    return table.hub is not None and bool(table.arm(End.N)) and bool(table.arm(End.S))
+
+
+def sample_views() -> dict[str, SeatView]:
+    """The positions drawn for `docs/pictures/`, by file name (without the extension)."""
+    views: dict[str, SeatView] = {}
+    for variant in ("fives", "muggins", "twolane"):
+        players = list(PLAYERS[: 4 if variant != "twolane" else 3])
+        if variant == "twolane":
+            game = play(variant, players, seed=3, until=lambda g: len(g.round.table.tiles()) >= 11)
+        else:
+            game = play(
+                variant,
+                players,
+                seed=5,
+                until=lambda g: has_hub_arms(g) and len(g.round.table.tiles()) >= 12,
+            )
+        views[f"{variant}-board"] = view_for(game)
+        turn = game.turn if game.turn is not None else 0
+        views[f"{variant}-hand"] = view_for(game, turn)
+        shape = "cross" if variant != "twolane" else "east"
+        views[f"{variant}-full"] = with_table(view_for(game), full_table(variant, shape, seed=1))
+        finished = play(variant, players, seed=7)
+        views[f"{variant}-final"] = view_for(finished)
+    return views
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bot.render import render_board, render_final, render_hand
+
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0] if args else "docs/pictures")
+    out.mkdir(parents=True, exist_ok=True)
+    tr = russian if "--en" not in args else None
+    for name, view in sample_views().items():
+        kind = name.rsplit("-", 1)[1]
+        render = {
+            "board": render_board,
+            "full": render_board,
+            "hand": render_hand,
+            "final": render_final,
+        }[kind]
+        picture = render(view, tr) if tr is not None else render(view)
+        path = out / f"{name}.{'jpg' if picture.format == 'jpeg' else picture.format}"
+        path.write_bytes(picture.data)
+        print(f"{path}: {picture.width}x{picture.height}, {len(picture.data) // 1024} KB")
+    return 0
+
+
+def russian(message: str) -> str:
+    """A small Russian catalogue, so samples look as the product does by default."""
+    return RUSSIAN.get(message, message)
+
+
+RUSSIAN: dict[str, str] = {
+    "Fives": "Пятерное домино",
+    "Muggins": "Пятёрки",
+    "Two-lane dominoes": "Двухполосное домино",
+    "Round {number}": "Раунд {number}",
+    "Target: {points}": "до {points}",
+    "Turn: {name}": "Ходит: {name}",
+    "Boneyard: {count}": "Базар: {count}",
+    "Tiles": "Кости",
+    "Points": "Очки",
+    "Penalties": "Штраф",
+    "Ends: {sum}": "Концы: {sum}",
+    "Ends count once all four arms are taken": "Концы считаются, когда заняты все четыре луча",
+    "Lane {arrow}": "Полоса {arrow}",
+    "drew a tile": "взял из базара",
+    "passed": "пропустил ход",
+    "Game over": "Игра окончена",
+    "Round {number} is over": "Раунд {number} окончен",
+    "{name} went out": "{name} вышел",
+    "Blocked": "Рыба",
+    "Winner: {names}": "Победитель: {names}",
+    "Player {number}": "Игрок {number}",
+    "Your tiles": "Ваши кости",
+    "Your turn": "Ваш ход",
+    "No tile fits: draw": "Ходить нечем: берите из базара",
+    "No tile fits: pass": "Ходить нечем: пропускайте",
+    "Standings": "Таблица",
+    "Record: {points}": "Запись: {points}",
+    "Lost": "Проиграл",
+    "Rounds played: {count}": "Сыграно раундов: {count}",
+}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
