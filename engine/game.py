@@ -329,10 +329,18 @@ class Game:
         return self.resolve(parse_move(text))
 
     def resolve(self, move: Move) -> Move:
-        """Fill in the end of a play that fits exactly one end (otherwise unchanged)."""
+        """Fill in the end of a play that fits exactly one end (otherwise unchanged).
+
+        An opening given without its W half (`Play(tile)`) lays the higher half on W,
+        as `Play.__str__` writes it.
+        """
         if not isinstance(move, Play) or move.end is not None or not self.rounds:
             return move
-        fits = [end for end, v in self.round.table.ends if move.tile.has(v)]
+        ends = self.round.table.ends
+        if not ends:
+            west = move.tile.high if move.west is None else move.west
+            return OPENINGS.get((move.tile, west), move)
+        fits = [end for end, v in ends if move.tile.has(v)]
         return PLAYS_BY_END[fits[0]][move.tile] if len(fits) == 1 else move
 
     def refusal(self, move: Move, seat: int | None = None) -> IllegalMoveError | None:
