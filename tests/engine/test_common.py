@@ -454,3 +454,14 @@ def test_tiles_are_values():
     assert len(set(ALL_TILES)) == 28
     assert T("3:3").is_double and not T("3:2").is_double
     assert T("6:4").pips == 10
+
+
+@each_variant
+def test_an_opening_given_without_its_west_half_lays_the_higher_half_on_w(variant: str):
+    # Play(tile) is what str() writes as "3:2"; explain() accepts it, so push() must too.
+    game = deal(variant, [tiles("3:2"), []])
+    move = Play(T("2:3"))
+    assert game.explain(move) is None and game.refusal(move) is None
+    entry = game.push(move)
+    assert entry.text == "3:2"
+    assert ends(game) == {"W": 3, "E": 2}
