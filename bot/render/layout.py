@@ -274,23 +274,30 @@ def _choose_center_x(
     rays: dict[End, list[_RayTile]],
     max_rows: int | None,
 ) -> int | None:
-    """Keep the opening in the middle if everything fits so, else move towards the middle.
+    """Where the centre goes: everything must fit, with as few corners as can be.
 
-    None: nothing fits even with the centre in the middle (a smaller size will).
+    The places tried run from where the hub would lie if the line ran straight
+    from the opening in the middle, towards the middle itself; the first with
+    the fewest rows wins, so the opening stays in the middle unless moving the
+    whole board saves a corner. None: nothing fits (a smaller size will).
     """
     candidates = [cx]
     if steps:
-        # Where the hub would lie if the line ran straight from the opening in the middle.
         sign = 1 if steps > 0 else -1
         desired = cx + sign * (g.short + g.gap + (abs(steps) - 1) * g.pitch + half_w)
         candidates = [*range(desired, cx, -sign * g.pitch), cx]
+    best: tuple[int, int] | None = None
     for hx in candidates:
-        if all(
-            _room(g, end, hx, cy, half_w, half_h, max_rows) > len(tiles)
-            for end, tiles in rays.items()
-        ):
-            return hx
-    return None
+        rows = 0
+        for end, tiles in rays.items():
+            needed = _rows_needed(_frame(g, end, hx, cy, half_w, half_h, max_rows), len(tiles) + 1)
+            if needed is None:
+                break
+            rows += needed
+        else:
+            if best is None or rows < best[0]:
+                best = (rows, hx)
+    return None if best is None else best[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +341,18 @@ def _frame(
     if k_hi < 0:
         rows = 0
     return _Frame(start, k_hi, k_lo, rows)
+
+
+def _rows_needed(f: _Frame, slots: int) -> int | None:
+    """How many rows `slots` slots take in the frame (None: they do not fit)."""
+    first = f.k_hi + 1
+    if f.rows == 0:
+        return None
+    if slots <= first:
+        return 1
+    per_row = f.k_hi - f.k_lo + 2  # a corner, then the row's tiles
+    rows = 1 + -(-(slots - first) // per_row)
+    return rows if rows <= f.rows else None
 
 
 def _room(
