@@ -7,7 +7,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.render import sprites, theme
-from bot.render.draw import felt, length, text
+from bot.render.draw import check, felt, length, text
 from bot.render.fonts import font, wrap
 from bot.render.layout import BOARD_HEIGHT, BOARD_WIDTH, BoardLayout, board_layout
 from bot.render.picture import Picture, encode
@@ -37,6 +37,8 @@ LANE_PAD = 9
 MARGIN = 28  # the panel's left and right margins
 PLAYERS_RIGHT = 640  # the players' table ends here; the state column starts after it
 STATUS_LEFT = 690
+STATUS_WIDTH = WIDTH - MARGIN - STATUS_LEFT
+COUNT_SIZES = (40, 36, 32, 28, 24)
 
 
 def render_board(view: SeatView, tr: Translate = identity) -> Picture:
@@ -186,7 +188,7 @@ def _draw_panel(canvas: Image.Image, view: SeatView, tr: Translate, top: int) ->
         line = " · ".join(details)
         text(canvas, (MARGIN + used + 18, y), line, 30, theme.TEXT_DIM, width=room - used - 18)
     _draw_players(canvas, view, tr, 20, top + 88, PLAYERS_RIGHT)
-    _draw_status(canvas, view, tr, STATUS_LEFT, top + 88, WIDTH - MARGIN)
+    _draw_status(canvas, view, tr, STATUS_LEFT, top + 88, STATUS_LEFT + STATUS_WIDTH)
 
 
 def _draw_players(
@@ -209,13 +211,14 @@ def _draw_players(
         if view.over:
             place = view.standings.places[seat]
             sprites.medal(place, 34).paste(canvas, name_x, y + 12)
-            text(canvas, (name_x + 17, base - 2), str(place), 20, theme.PANEL, True, "ms")
+            digit = theme.PANEL if place <= 3 else theme.TEXT
+            text(canvas, (name_x + 17, base - 2), str(place), 20, digit, True, "ms")
             name_x += 46
         name = player_name(tr, view, seat)
         color = theme.TURN if turn else theme.TEXT
         drawn = text(canvas, (name_x, base), name, 32, color, turn, "ls", tiles_x - 70 - name_x)
         if seat in view.out:
-            _check(draw, name_x + drawn + 14, base - 12, theme.GREEN)
+            check(draw, name_x + drawn + 14, base - 12, theme.GREEN)
         sprites.tile_back(30).paste(canvas, tiles_x - 34, y + 14)
         text(canvas, (tiles_x - 10, base), str(view.hand_sizes[seat]), 30)
         text(canvas, (right - 12, base), str(view.totals[seat]), 34, bold=True, anchor="rs")
@@ -258,6 +261,19 @@ def _draw_status(
         y += 44
 
 
+def count_size(before: str, arithmetic: str, after: str, width: float) -> int | None:
+    """The largest font size at which the count fits on one line (None: it needs two).
+
+    The sum itself is never cut.
+    """
+    for size in COUNT_SIZES:
+        small = size - 4
+        needed = length(before, small) + length(arithmetic, size, True) + length(after, small)
+        if needed <= width:
+            return size
+    return None
+
+
 def _draw_count(
     canvas: Image.Image, view: SeatView, tr: Translate, left: int, y: int, width: int
 ) -> int:
@@ -269,13 +285,18 @@ def _draw_count(
             y += 36
         return y + 20
     before, _, after = tr("Ends: {sum}").partition("{sum}")
-    x = left + text(canvas, (left, y), before, 36)
+    arithmetic = count_sum(terms)
     color = theme.GOLD if scores(terms) else theme.TEXT
-    x += text(canvas, (x, y), count_sum(terms), 40, color, True, width=left + width - x)
+    size = count_size(before, arithmetic, after, width)
+    if size is None:  # a long label: on its own line, the sum below it
+        label = f"{before.strip()} … {after.strip()}".strip(" …")
+        text(canvas, (left, y - 10), label, 26, theme.TEXT_DIM, width=width)
+        size = count_size("", arithmetic, "", width) or COUNT_SIZES[-1]
+        text(canvas, (left, y + 32), arithmetic, size, color, True)
+        return y + 84
+    small = size - 4
+    x = left + text(canvas, (left, y), before, small)
+    x += text(canvas, (x, y), arithmetic, size, color, True)
     if after:
-        text(canvas, (x, y), after, 36)
+        text(canvas, (x, y), after, small)
     return y + 60
-
-
-def _check(draw: ImageDraw.ImageDraw, x: float, y: float, color: theme.RGB) -> None:
-    draw.line((x, y + 8, x + 7, y + 15, x + 20, y - 2), fill=color, width=5, joint="curve")

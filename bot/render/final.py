@@ -5,7 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.render import sprites, theme
-from bot.render.draw import felt, length, text
+from bot.render.draw import check, felt, length, text
 from bot.render.picture import Picture, encode
 from bot.render.words import Translate, identity, player_name, signed, variant_title, winner_names
 from engine.view import SeatView
@@ -32,74 +32,67 @@ def draw_final(view: SeatView, tr: Translate = identity) -> Image.Image:
     draw = ImageDraw.Draw(canvas)
     standings = view.standings
     sprites.trophy(190).paste(canvas, 70, 50)
-    left = 300
+    left, room = 300, WIDTH - 340
     heading = tr("Game over") if standings.finished else tr("Standings")
-    text(canvas, (left, 104), heading, 62, theme.GOLD, True, "ls", WIDTH - left - 40)
-    text(
-        canvas,
-        (left, 152),
-        variant_title(tr, view.variant),
-        32,
-        theme.TEXT_DIM,
-        False,
-        "ls",
-        WIDTH - left - 40,
-    )
+    text(canvas, (left, 104), heading, 62, theme.GOLD, True, width=room)
+    text(canvas, (left, 152), variant_title(tr, view.variant), 32, theme.TEXT_DIM, width=room)
     if standings.winners:
         names = tr("Winner: {names}").format(names=winner_names(tr, view))
-        text(canvas, (left, 218), names, 42, theme.TEXT, True, "ls", WIDTH - left - 40)
+        text(canvas, (left, 218), names, 42, bold=True, width=room)
     # The table itself, on a darker card.
-    card_top = TOP - 20
     draw.rounded_rectangle(
-        (40, card_top, WIDTH - 40, card_top + ROW * len(view.players) + 20), 24, fill=theme.PANEL
+        (40, TOP - 20, WIDTH - 40, TOP + ROW * len(view.players)), 24, fill=theme.PANEL
     )
-    penalties = view.variant == "twolane"
-    column = tr("Penalties") if penalties else tr("Points")
+    twolane = view.variant == "twolane"
     score_x = WIDTH - 90
+    tiles_x = score_x - 230  # twolane: the tiles left decide between equal penalties
+    column = tr("Penalties") if twolane else tr("Points")
+    text(canvas, (score_x, TOP - 34), column, 26, theme.TEXT_DIM, anchor="rs", width=200)
+    if twolane:
+        text(canvas, (tiles_x, TOP - 34), tr("Tiles"), 26, theme.TEXT_DIM, anchor="ms", width=160)
     y = TOP
     for seat in final_order(view):
-        place = standings.places[seat]
-        winner = seat in standings.winners
-        if winner:
-            draw.rounded_rectangle((52, y + 6, WIDTH - 52, y + ROW - 6), 18, fill=(46, 60, 44))
-        sprites.medal(place, 60).paste(canvas, 80, y + 20)
-        text(canvas, (110, y + 52), str(place), 30, theme.PANEL, True, "mm")
-        name = player_name(tr, view, seat)
-        note, note_color = _note(view, tr, seat)
-        note_w = length(note, 30, True) + 40 if note else 0
-        name_w = score_x - 240 - 200 - note_w
-        drawn = text(
-            canvas,
-            (170, y + 62),
-            name,
-            40,
-            theme.GOLD if winner else theme.TEXT,
-            winner,
-            "ls",
-            name_w,
-        )
-        if note:
-            draw.rounded_rectangle(
-                (170 + drawn + 24, y + 28, 170 + drawn + 24 + note_w - 16, y + 74),
-                22,
-                fill=note_color,
-            )
-            text(
-                canvas,
-                (170 + drawn + 24 + (note_w - 16) / 2, y + 52),
-                note,
-                30,
-                theme.PANEL,
-                True,
-                "mm",
-            )
-        text(canvas, (score_x, y + 62), str(view.totals[seat]), 48, theme.TEXT, True, "rs")
+        _draw_row(canvas, draw, view, tr, seat, y, score_x, tiles_x if twolane else None)
         y += ROW
-    text(canvas, (score_x, TOP - 34), column, 26, theme.TEXT_DIM, False, "rs")
-    rounds = len(view.finished_rounds)
-    footer = tr("Rounds played: {count}").format(count=rounds)
-    text(canvas, (WIDTH // 2, height - 44), footer, 30, theme.TEXT_DIM, False, "ms")
+    footer = tr("Rounds played: {count}").format(count=len(view.finished_rounds))
+    text(canvas, (WIDTH // 2, height - 44), footer, 30, theme.TEXT_DIM, anchor="ms")
     return canvas
+
+
+def _draw_row(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SeatView,
+    tr: Translate,
+    seat: int,
+    y: int,
+    score_x: int,
+    tiles_x: int | None,
+) -> None:
+    place = view.standings.places[seat]
+    winner = seat in view.standings.winners
+    if winner:
+        draw.rounded_rectangle((52, y + 6, WIDTH - 52, y + ROW - 6), 18, fill=(46, 60, 44))
+    sprites.medal(place, 60).paste(canvas, 80, y + 20)
+    digit = theme.PANEL if place <= 3 else theme.TEXT
+    text(canvas, (110, y + 52), str(place), 30, digit, True, "mm")
+    note, note_color = _note(view, tr, seat)
+    note_w = length(note, 30, True) + 32 if note else 0
+    right = (tiles_x - 60 if tiles_x is not None else score_x - 120) - 170
+    name = player_name(tr, view, seat)
+    color = theme.GOLD if winner else theme.TEXT
+    name_room = right - (note_w + 24 if note else 0) - (40 if seat in view.out else 0)
+    x = 170 + text(canvas, (170, y + 62), name, 40, color, winner, width=name_room)
+    if seat in view.out:  # twolane: went out (ranked before those still holding tiles)
+        check(draw, x + 16, y + 46, theme.GREEN)
+        x += 40
+    if note:
+        draw.rounded_rectangle((x + 24, y + 28, x + 24 + note_w, y + 74), 22, fill=note_color)
+        text(canvas, (x + 24 + note_w / 2, y + 52), note, 30, theme.PANEL, True, "mm")
+    if tiles_x is not None:
+        sprites.tile_back(34).paste(canvas, tiles_x - 40, y + 32)
+        text(canvas, (tiles_x - 12, y + 62), str(view.hand_sizes[seat]), 40)
+    text(canvas, (score_x, y + 62), str(view.totals[seat]), 48, bold=True, anchor="rs")
 
 
 def _note(view: SeatView, tr: Translate, seat: int) -> tuple[str, theme.RGB]:

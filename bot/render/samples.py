@@ -151,6 +151,14 @@ def has_hub_arms(game: Game) -> bool:
     return table.hub is not None and bool(table.arm(End.N)) and bool(table.arm(End.S))
 
 
+def mixed_hand(game: Game) -> bool:
+    """The player to act has tiles that fit and tiles that do not."""
+    if game.turn is None:
+        return False
+    fitting = {m.tile for m in game.legal_moves() if isinstance(m, Play)}
+    return 0 < len(fitting) < len(game.round.hands[game.turn])
+
+
 def sample_views() -> dict[str, SeatView]:
     """The positions drawn for `docs/pictures/`, by file name (without the extension)."""
     views: dict[str, SeatView] = {}
@@ -166,8 +174,10 @@ def sample_views() -> dict[str, SeatView]:
                 until=lambda g: has_hub_arms(g) and len(g.round.table.tiles()) >= 12,
             )
         views[f"{variant}-board"] = view_for(game)
-        turn = game.turn if game.turn is not None else 0
-        views[f"{variant}-hand"] = view_for(game, turn)
+        # A hand on its turn with tiles that fit and tiles that do not.
+        game = play(variant, players, seed=5, until=lambda g: mixed_hand(g) and g.version > 8)
+        assert game.turn is not None
+        views[f"{variant}-hand"] = view_for(game, game.turn)
         shape = "cross" if variant != "twolane" else "east"
         views[f"{variant}-full"] = with_table(view_for(game), full_table(variant, shape, seed=1))
         finished = play(variant, players, seed=7)
@@ -220,7 +230,7 @@ RUSSIAN: dict[str, str] = {
     "passed": "пропустил ход",
     "Game over": "Игра окончена",
     "Round {number} is over": "Раунд {number} окончен",
-    "{name} went out": "{name} вышел",
+    "{name} went out": "Вышел: {name}",
     "Blocked": "Рыба",
     "Winner: {names}": "Победитель: {names}",
     "Player {number}": "Игрок {number}",
@@ -230,7 +240,7 @@ RUSSIAN: dict[str, str] = {
     "No tile fits: pass": "Ходить нечем: пропускайте",
     "Standings": "Таблица",
     "Record: {points}": "Запись: {points}",
-    "Lost": "Проиграл",
+    "Lost": "Проигрыш",
     "Rounds played: {count}": "Сыграно раундов: {count}",
 }
 

@@ -322,3 +322,22 @@ def test_sprites_are_drawn_once_and_reused() -> None:
     after = sprites.tile.cache_info()
     assert after.misses == before.misses
     assert after.hits - before.hits == len(view.table.placements())
+
+
+def test_the_longest_count_fits_without_cutting() -> None:
+    """muggins doubles count both halves: 12 + 12 + 12 + 12 = 48 is the longest sum."""
+    from bot.render.draw import length
+
+    arithmetic = "12 + 12 + 12 + 12 = 48"
+    for label in ("Ends: {sum}", RUSSIAN["Ends: {sum}"]):
+        before, _, after = label.partition("{sum}")
+        size = board_module.count_size(before, arithmetic, after, board_module.STATUS_WIDTH)
+        assert size is not None, label
+        width = length(before, size - 4) + length(arithmetic, size, True) + length(after, size - 4)
+        assert width <= board_module.STATUS_WIDTH, label
+    # A label too long for one line goes above the sum, which still fits whole.
+    assert board_module.count_size("Сумма всех открытых концов: ", arithmetic, "", 562) is None
+    assert board_module.count_size("", arithmetic, "", board_module.STATUS_WIDTH) is not None
+    long_label = {**RUSSIAN, "Ends: {sum}": "Сумма всех открытых концов на столе: {sum}"}
+    view = positions("muggins")["full"]
+    decoded(render_board(view, long_label.__getitem__))
