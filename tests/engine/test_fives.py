@@ -390,3 +390,21 @@ def test_after_the_match_nothing_more_is_dealt(players: int):
     assert not game.over and len(game.rounds) == 2
     assert game.round.starter == 2 % players and game.turn == 2 % players
     assert all_tiles_once(game)
+
+
+@each_count
+def test_order_of_events_the_move_s_points_then_going_out_then_the_match(players: int):
+    # W is the spinner's last empty arm: 1:4 there makes 4 + 3 + 2 + 6 = 15 (+4), and it
+    # is seat 0's last tile with the boneyard empty (+2). 19 + 4 is short of 25; + 2 is not.
+    table = "1:1 1:3@E 1:2@N 1:6@S"
+    left = rest(build_table("fives", table).tiles(), tiles("1:4"))
+    hands = [tiles("1:4"), *split(left, players - 1)]
+    target = 20 if players == 4 else 25
+    game = position("fives", hands, table=table, totals=[target - 6] + [0] * (players - 1))
+    entry = game.push(game.parse_move("1:4@W"))
+    assert entry.points == 4
+    assert game.round.end == "out"
+    assert game.round.points[0] == 6
+    assert game.totals[0] == target
+    assert game.over
+    assert summary(game)["winner"] == 0
