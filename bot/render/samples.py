@@ -143,6 +143,14 @@ def with_table(view: SeatView, table: Table) -> SeatView:
         moves=(*view.moves, MoveEntry(seat, "+".join(moves), 0)),
         legal=(),
         finished_rounds=(*view.finished_rounds, ended),
+        # twolane is a single round: its end is the end of the game.
+        standings=view.standings
+        if view.variant != "twolane"
+        else dataclasses.replace(
+            view.standings,
+            finished=True,
+            winners=tuple(s for s, p in enumerate(view.standings.places) if p == 1),
+        ),
     )
 
 
