@@ -329,13 +329,19 @@ class Game:
         return self.resolve(parse_move(text))
 
     def resolve(self, move: Move) -> Move:
-        """Fill in the end of a play that fits exactly one end (otherwise unchanged).
+        """The move as `legal_moves` writes it, if it can be read as one (otherwise unchanged).
 
-        An opening given without its W half (`Play(tile)`) lays the higher half on W,
-        as `Play.__str__` writes it.
+        Fills in the end of a play that fits exactly one end; an opening given
+        without its W half (`Play(tile)`) lays the higher half on W, as
+        `Play.__str__` writes it. A play on an end carries no W half, and the
+        doubles of a move are kept in W, E, N, S order.
         """
-        if not isinstance(move, Play) or move.end is not None or not self.rounds:
+        if isinstance(move, Doubles):
+            return Doubles.of([_on_end(play) for play in move.plays])
+        if not isinstance(move, Play) or not self.rounds:
             return move
+        if move.end is not None:
+            return PLAYS_BY_END[move.end][move.tile]
         ends = self.round.table.ends
         if not ends:
             west = move.tile.high if move.west is None else move.west
@@ -621,6 +627,10 @@ def apply(game: Game, move: Move | str, seat: int | None = None) -> Game:
     after = game.copy()
     after.push(after.parse_move(move) if isinstance(move, str) else move, seat)
     return after
+
+
+def _on_end(play: Play) -> Play:
+    return play if play.end is None else PLAYS_BY_END[play.end][play.tile]
 
 
 def _fit_refusal(tile: Tile, end: End, ends: list[tuple[End, int]]) -> IllegalMoveError | None:
