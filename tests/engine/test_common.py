@@ -10,6 +10,7 @@ from engine import (
     ALL_TILES,
     DRAW,
     PASS,
+    Doubles,
     End,
     Game,
     IllegalMoveError,
@@ -465,3 +466,14 @@ def test_an_opening_given_without_its_west_half_lays_the_higher_half_on_w(varian
     entry = game.push(move)
     assert entry.text == "3:2"
     assert ends(game) == {"W": 3, "E": 2}
+
+
+def test_moves_built_by_hand_are_read_as_the_legal_ones():
+    game = position("muggins", [tiles("3:3 2:2 3:1"), tiles("6:6")], table="3:2")
+    for move, written in (
+        (Play(T("1:3"), End.W, 3), "3:1@W"),  # a W half on a play with an end means nothing
+        (Doubles((Play(T("2:2"), End.E), Play(T("3:3"), End.W))), "3:3@W+2:2@E"),
+    ):
+        assert game.explain(move) is None and game.refusal(move) is None
+        assert game.resolve(move) in game.legal_moves()
+        assert game.copy().push(move).text == written

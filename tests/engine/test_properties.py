@@ -121,11 +121,18 @@ def candidates(game: Game, rng: random.Random) -> list[Move]:
         found += [Play(tile, end) for end in End]
         found += [Play(tile, None, west) for west in {tile.high, tile.low}]
         found.append(Play(tile))
+        # values built by hand: a W half on a play with an end means nothing
+        found.append(Play(tile, rng.choice(list(End)), rng.choice([tile.high, tile.low, 9])))
     doubles = [t for t in ALL_TILES if t.is_double]
     for _ in range(6):
         chosen = rng.sample([*doubles, *[t for t in hand if t.is_double] * 2], rng.randint(1, 5))
         ends: list[End | None] = [rng.choice([*End, None]) for _ in chosen]
-        found.append(Doubles.of([Play(t, e) for t, e in zip(chosen, ends, strict=True)]))
+        plays = [Play(t, e) for t, e in zip(chosen, ends, strict=True)]
+        found.append(Doubles.of(plays))
+        found.append(Doubles(tuple(reversed(plays))))  # by hand, in no particular order
+    for move in game.legal_moves():
+        if isinstance(move, Doubles):
+            found.append(Doubles(move.plays[::-1]))
     return found
 
 
