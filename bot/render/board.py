@@ -80,7 +80,11 @@ def mark_size(tile: int) -> int:
 def _draw_tiles(canvas: Image.Image, layout: BoardLayout) -> None:
     long = layout.tile
     for box in layout.boxes:
-        sprite = sprites.tile(box.first, box.second, box.vertical, long, hub=box.hub, last=box.last)
+        if box.last:
+            sprites.glow(box.w, box.h, theme.LAST_GLOW).paste(canvas, box.x, box.y)
+    # Shadows fall to the lower right: tiles further down and right go on top.
+    for box in sorted(layout.boxes, key=lambda b: b.x + b.y):
+        sprite = sprites.tile(box.first, box.second, box.vertical, long, hub=box.hub)
         sprite.paste(canvas, box.x, box.y)
     for mark in layout.marks:
         sprites.end_mark(mark.end, mark_size(layout.tile)).paste(canvas, mark.x, mark.y)

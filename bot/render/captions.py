@@ -29,6 +29,12 @@ NAME_LIMIT = 40  # characters of a name shown in a caption
 def board_text(view: SeatView, tr: Translate = identity) -> str:
     """Whose turn, the ends and their count, the last move, scores and the boneyard."""
     lines = [f"<b>{escape(_heading(view, tr))}</b>"]
+    last = view.last_round
+    if view.table.opening is None and last is not None and last.number == view.round_number - 1:
+        # A round just dealt: how the one before it ended.
+        heading = escape(tr("Round {number} is over").format(number=last.number))
+        reason = _round_end(view, tr, last.end, last.out)
+        lines.append(heading + (f" · {reason}" if reason else ""))
     lines.append(_state(view, tr))
     if view.table.ends:
         ends = " · ".join(f"{EMOJI_ARROWS[end]} {value}" for end, value in view.table.ends)

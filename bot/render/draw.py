@@ -29,7 +29,7 @@ def felt(width: int, height: int) -> Image.Image:
     )
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def _ink(words: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's coverage mask and where its top-left lies relative to the anchor point."""
     face = font(size, bold)

@@ -86,23 +86,18 @@ def draw_hand(view: SeatView, tr: Translate = identity) -> Image.Image:
     canvas = felt(WIDTH, height).copy()
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, 0, WIDTH, HEADER - 20), fill=theme.PANEL)
-    seat = view.seat if view.seat is not None else 0
-    name = player_name(tr, view, seat)
-    title = f"{tr('Your tiles')} · {name}"
+    title = tr("Your tiles")
+    if view.seat is not None:
+        title += f" · {player_name(tr, view, view.seat)}"
     status, color = _status(view, tr)
     status_w = length(status, 36, True) if status else 0
     text(canvas, (32, 58), title, 36, theme.TEXT, True, "ls", WIDTH - 100 - status_w)
     if status:
         text(canvas, (WIDTH - 32, 58), status, 36, color, True, "rs")
     for slot in hand_slots(view):
-        sprite = sprites.tile(
-            slot.tile.high,
-            slot.tile.low,
-            True,
-            HAND_TILE,
-            dim=slot.dimmed,
-            playable=slot.playable,
-        )
+        if slot.playable:
+            sprites.glow(HAND_TILE // 2, HAND_TILE, theme.PLAYABLE).paste(canvas, slot.x, slot.y)
+        sprite = sprites.tile(slot.tile.high, slot.tile.low, True, HAND_TILE, dim=slot.dimmed)
         sprite.paste(canvas, slot.x, slot.y)
         cx = slot.x + HAND_TILE // 4
         base = slot.y + HAND_TILE + (LIFT if slot.playable else 0)

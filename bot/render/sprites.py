@@ -7,7 +7,7 @@ per-shape antialiasing), then cached; a board pastes 28 cached sprites.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -37,42 +37,51 @@ class Sprite:
         canvas.paste(self.image, (x - self.pad, y - self.pad), self.image)
 
 
-@cache
+# Bounded: a board needs at most 7 x 7 x 2 pictures per size (and the hand's), but a
+# long-running bot should not keep every combination it ever drew.
+@lru_cache(maxsize=1024)
 def tile(
     first: int,
     second: int,
     vertical: bool,
     long: int,
     hub: bool = False,
-    last: bool = False,
     dim: bool = False,
-    playable: bool = False,
 ) -> Sprite:
     """A tile `long` pixels long showing `first` on its top/left half, `second` on the other.
 
-    `hub`: a gold ring (the spinner or house); `last`: a warm glow (the latest
-    move); `playable`: a green glow (hand); `dim`: greyed (hand, not playable now).
+    `hub`: a gold ring (the spinner or house); `dim`: greyed (a hand's tile that
+    cannot be played now). Highlights are separate sprites (`glow`) pasted under it.
     """
     short = long // 2
     w, h = (short, long) if vertical else (long, short)
-    pad = max(6, long // 8)
+    pad = _pad(long)
     size = (w + 2 * pad, h + 2 * pad)
     box = (pad, pad, pad + w - 1, pad + h - 1)
     radius = round(short * 0.18)
-    # Glows and the shadow are soft anyway: drawn at full size, then blurred.
-    image = Image.new("RGBA", size, (0, 0, 0, 0))
-    if last:
-        image.alpha_composite(_soft(size, _grow(box, 5), radius + 5, theme.LAST_GLOW, 255, 3))
-        image.alpha_composite(_soft(size, _grow(box, 2), radius + 2, theme.LAST_GLOW, 255, 1.2))
-    if playable:
-        image.alpha_composite(_soft(size, _grow(box, 4), radius + 4, theme.PLAYABLE, 255, 3.5))
-    image.alpha_composite(
-        _soft(size, _shift(box, 2, 3), radius, (0, 0, 0), 60 if dim else 120, 2.2)
-    )
+    # The shadow is soft anyway: drawn at full size, then blurred.
+    image = _soft(size, _shift(box, 2, 3), radius, (0, 0, 0), 60 if dim else 120, 2.2)
     image.alpha_composite(_face(first, second, vertical, long, pad, hub))
     if dim:
         image = _dimmed(image)
     return Sprite(image, pad)
+
+
+@lru_cache(maxsize=64)
+def glow(w: int, h: int, color: theme.RGB) -> Sprite:
+    """A soft halo around a `w` x `h` tile: the latest move, a playable tile."""
+    long = max(w, h)
+    pad = _pad(long)
+    size = (w + 2 * pad, h + 2 * pad)
+    box = (pad, pad, pad + w - 1, pad + h - 1)
+    radius = round(long * 0.09)
+    image = _soft(size, _grow(box, 5), radius + 5, color, 255, 3)
+    image.alpha_composite(_soft(size, _grow(box, 2), radius + 2, color, 255, 1.2))
+    return Sprite(image, pad)
+
+
+def _pad(long: int) -> int:
+    return max(6, long // 8)
 
 
 def _soft(

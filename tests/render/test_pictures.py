@@ -237,6 +237,19 @@ def test_hand_is_not_marked_out_of_turn() -> None:
     assert slots and not any(s.playable or s.dimmed for s in slots)
 
 
+def test_an_onlookers_hand_is_empty_and_nameless() -> None:
+    view = view_for(play("fives", PLAYERS, seed=3, until=lambda g: len(g.round.table.tiles()) >= 4))
+    assert view.seat is None and hand_slots(view) == []
+    decoded(render_hand(view))
+
+
+def test_a_new_rounds_caption_says_how_the_last_one_ended() -> None:
+    view = positions("muggins")["dealt"]
+    assert view.table.opening is None and view.last_round is not None
+    text = board_text(view, RUSSIAN.__getitem__)
+    assert f"Раунд {view.round_number - 1} окончен" in text
+
+
 def test_a_big_hand_wraps_into_rows() -> None:
     view = view_for(Game.new("fives", PLAYERS[:2], seed=1), 0)
     big = dataclasses.replace(view, hand=tuple(reversed(ALL_TILES))[:22], legal=())
