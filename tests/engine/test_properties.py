@@ -73,9 +73,20 @@ def play(
         yield rng.choice(game.legal_moves())
 
 
-def written(move: Move, rng: random.Random) -> Move | str:
-    """The move itself, or (sometimes) its notation, as a player would type it."""
-    return str(move) if rng.random() < 0.3 else move
+def written(game: Game, move: Move, rng: random.Random) -> Move | str:
+    """The move itself, or (sometimes) its notation, as a player would type it.
+
+    A play that fits one end only is then sometimes written without it, either way round.
+    """
+    roll = rng.random()
+    if roll >= 0.3:
+        return move
+    if roll < 0.15 and isinstance(move, Play) and move.end is not None:
+        fits = [end for end, value in game.round.table.open_ends() if move.tile.has(value)]
+        if len(fits) == 1:
+            tile = move.tile
+            return f"{tile.high}:{tile.low}" if roll < 0.07 else f"{tile.low}:{tile.high}"
+    return str(move)
 
 
 # -- the referee ------------------------------------------------------------------------
@@ -92,7 +103,7 @@ def test_random_games_follow_the_rules(case: tuple[str, int, int, int, int | Non
     for move in play(game, rng):
         version = game.version
         mover = game.turn
-        given_move = written(move, rng)
+        given_move = written(game, move, rng)
         entry = game.push(
             game.parse_move(given_move) if isinstance(given_move, str) else given_move,
             seat=mover,
