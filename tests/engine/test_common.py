@@ -328,8 +328,8 @@ def test_a_play_starts_the_count_again(variant: str, players: int):
 
 
 @each_game
-def test_a_seat_that_passed_before_is_not_enough(variant: str, players: int):
-    # Only the passes since the last play count: passes recorded before do not block.
+def test_the_passes_since_the_last_play_are_what_count(variant: str, players: int):
+    # The others have passed since the last play: this pass blocks. With no passes yet, not.
     game = blocked_position(variant, players, turn=0, passed=range(1, players))
     game.push(PASS)
     assert game.round.end == "blocked"

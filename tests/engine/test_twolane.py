@@ -183,7 +183,7 @@ def test_the_game_ends_when_one_player_still_holds_tiles(players: int):
     assert summary(game)["places"] == list(range(1, players + 1))
 
 
-def test_a_game_record_after_the_end():
+def test_no_move_after_the_game_ends():
     game = out_position(2, ["6:6"])
     game.push(game.parse_move("6:6@E"))
     with pytest.raises(IllegalMoveError) as refused:
