@@ -90,10 +90,10 @@ def draw_hand(view: SeatView, tr: Translate = identity) -> Image.Image:
     if view.seat is not None:
         title += f" · {player_name(tr, view, view.seat)}"
     status, color = _status(view, tr)
-    status_w = length(status, 36, True) if status else 0
+    status_w = min(length(status, 36, True), WIDTH * 0.6) if status else 0
     text(canvas, (32, 58), title, 36, theme.TEXT, True, "ls", WIDTH - 100 - status_w)
     if status:
-        text(canvas, (WIDTH - 32, 58), status, 36, color, True, "rs")
+        text(canvas, (WIDTH - 32, 58), status, 36, color, True, "rs", status_w)
     for slot in hand_slots(view):
         if slot.playable:
             sprites.glow(HAND_TILE // 2, HAND_TILE, theme.PLAYABLE).paste(canvas, slot.x, slot.y)

@@ -11,11 +11,11 @@ turns a corner and snakes back in rows (W, E rays) or columns (N, S rays):
 - a ray's later rows keep `SEPARATION` pixels away from the centre's column
   or row, where the neighbouring ray runs, so no two rays can touch.
 
-Every ray's quarter holds more than 27 tiles even with the centre in the middle
-of the board (`capacity`, checked by the tests), so a full table always fits
-without shrinking the tiles. The centre is put where the opening stays in the
-middle of the board if every ray fits there, otherwise it moves towards the
-middle, where everything fits.
+At the smallest tile size every ray's quarter holds 27 tiles and the mark of
+its end even with the centre in the middle of the board (`capacity`, checked by
+the tests), so a full table always fits. Larger sizes are used while every ray
+fits in two rows. The centre goes where the opening stays in the middle of the
+board, unless moving the whole board towards the middle saves a corner.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class TileBox:
 
     `first` is the pip count on the left half (horizontal tile) or the top half
     (vertical tile), `second` the other one. `arm` and `index` say where the tile
-    lies on the table (`arm` None: the opening).
+    lies on the table (`arm` None: the opening). `hub`: the spinner or house,
+    drawn across the line; `last`: laid by the latest move.
     """
 
     placed: Placed
@@ -150,8 +151,9 @@ def board_layout(
 ) -> BoardLayout:
     """The full layout: tile boxes, the open ends' marks and the rays.
 
-    Tries the tile sizes from the largest; the last one takes any table (with
-    the product's sizes; `capacity` says how much a size holds).
+    Tries the tile sizes from the largest, each but the last limited to two
+    rows a ray; the last takes any table the rules allow (with the product's
+    board and sizes: `capacity` says how much a size holds).
     """
     for i, tile in enumerate(sizes):
         last = i == len(sizes) - 1
@@ -230,8 +232,8 @@ def capacity(end: End, geometry: Geometry, hub: bool, center_x: int | None = Non
 
 
 def _rays(table: Table) -> tuple[_RayTile, dict[End, list[_RayTile]], int]:
-    """The centre tile, the tiles of each ray from the centre out, and how far (in
-    tile steps, as a signed count of half-pitches) the centre lies from the opening."""
+    """The centre tile, the tiles of each ray from the centre out, and how many
+    tiles along the line the centre lies from the opening (negative: westward)."""
     opening = table.opening
     assert opening is not None
     west_arm, east_arm = table.arm(End.W), table.arm(End.E)
