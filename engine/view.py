@@ -77,13 +77,19 @@ def summarize(rnd: Round) -> RoundSummary:
     )
 
 
-def view_for(game: Game, seat: int | None = None) -> SeatView:
-    """The game as `seat` sees it; `None` for the public view the group is shown."""
+def view_for(game: Game, seat: int | None = None, round_number: int | None = None) -> SeatView:
+    """The game as `seat` sees it; `None` for the public view the group is shown.
+
+    `round_number` shows an earlier, finished round as it ended (totals stay the
+    match's current ones).
+    """
     if seat is not None and not 0 <= seat < len(game.players):
         raise ValueError(f"no seat {seat} in this game")
-    rnd = game.round
+    if round_number is not None and not 1 <= round_number <= len(game.rounds):
+        raise ValueError(f"no round {round_number} in this game")
+    rnd = game.rounds[-1 if round_number is None else round_number - 1]
     terms = game.rules.count_terms(rnd.table)
-    turn = game.turn
+    turn = game.turn if rnd is game.rounds[-1] else None
     return SeatView(
         variant=game.variant,
         players=tuple(game.players),
@@ -106,5 +112,7 @@ def view_for(game: Game, seat: int | None = None) -> SeatView:
         count_terms=None if terms is None else tuple(terms),
         legal=game.legal_moves() if seat is not None and seat == turn else (),
         standings=standings(game),
-        finished_rounds=tuple(summarize(r) for r in game.rounds if r.end is not None),
+        finished_rounds=tuple(
+            summarize(r) for r in game.rounds[: rnd.number] if r.end is not None
+        ),
     )
