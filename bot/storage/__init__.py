@@ -1,0 +1,1 @@
+"""Redis storage: one key builder, pydantic models, optimistic transactions."""

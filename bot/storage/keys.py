@@ -1,0 +1,49 @@
+"""The one place that names Redis keys.
+
+Every key of a chat carries the hash tag `{c<chat id>}`, so in a Redis Cluster a
+chat's game, its last record, its stats and its language share one slot and can
+change together in one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keys:
+    prefix: str = "dom"
+
+    def _chat(self, chat_id: int) -> str:
+        return f"{self.prefix}:{{c{chat_id}}}"
+
+    def game(self, chat_id: int, thread_id: int | None) -> str:
+        """The chat's (or forum topic's) current or latest game."""
+        return f"{self._chat(chat_id)}:game:{thread_id or 0}"
+
+    def last_record(self, chat_id: int, thread_id: int | None) -> str:
+        """The record of the last finished game, for /export."""
+        return f"{self._chat(chat_id)}:record:{thread_id or 0}"
+
+    def stats(self, chat_id: int) -> str:
+        return f"{self._chat(chat_id)}:stats"
+
+    def counted(self, chat_id: int) -> str:
+        """Ids of games already added to the stats (so none counts twice)."""
+        return f"{self._chat(chat_id)}:counted"
+
+    def chat_language(self, chat_id: int) -> str:
+        return f"{self._chat(chat_id)}:lang"
+
+    def user(self, user_id: int) -> str:
+        return f"{self.prefix}:{{u{user_id}}}:user"
+
+    def due(self) -> str:
+        """Sorted set of game keys by the time something is due (a deadline, a board edit)."""
+        return f"{self.prefix}:due"
+
+    def parse_game(self, key: str) -> tuple[int, int | None]:
+        """(chat id, thread id) back from a game key."""
+        head, _, thread = key.rpartition(":game:")
+        chat = head.rpartition("{c")[2].rstrip("}")
+        return int(chat), (int(thread) or None)
