@@ -1,0 +1,29 @@
+"""Telegram update handlers, registered on the application in one place."""
+
+from __future__ import annotations
+
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
+
+from bot.handlers import buttons, chat_events, commands
+from bot.handlers.errors import on_error
+
+COMMANDS = {
+    "start": commands.cmd_start,
+    "newgame": commands.cmd_newgame,
+    "rules": commands.cmd_rules,
+    "help": commands.cmd_help,
+    "score": commands.cmd_score,
+    "stop": commands.cmd_stop,
+    "leave": commands.cmd_leave,
+    "stats": commands.cmd_stats,
+    "lang": commands.cmd_lang,
+    "export": commands.cmd_export,
+}
+
+
+def register(application: Application) -> None:  # type: ignore[type-arg]
+    for name, callback in COMMANDS.items():
+        application.add_handler(CommandHandler(name, callback))
+    application.add_handler(CallbackQueryHandler(buttons.on_button))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.on_migration))
+    application.add_error_handler(on_error)

@@ -1,0 +1,261 @@
+"""Slash commands: thin handlers that ask the service and reply."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime
+from html import escape
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import keyboards, rules, telegram_io, texts
+from bot.callbacks import VARIANTS
+from bot.handlers.common import (
+    deps,
+    is_admin,
+    is_group,
+    language_for,
+    person,
+    refuse,
+    reply,
+    thread_of,
+)
+from bot.i18n import LANGUAGES, translator
+from bot.render import board_text
+from bot.service import Refusal
+from bot.storage.models import ChatGame
+from bot.storage.store import BrokenGameError
+from engine import view_for
+
+log = logging.getLogger(__name__)
+
+
+async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start in private, possibly from a Join deep link (`/start j_<chat>_<topic>_<game>`)."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    d = deps(context)
+    prefs = await d.store.user(user.id)
+    if not prefs.started:
+        prefs.started = True
+        await d.store.save_user(user.id, prefs)
+    tr = await language_for(update, context)
+    if is_group(chat):
+        await reply(update, texts.help_text(tr), markup=None)
+        return
+    payload = context.args[0] if context.args else ""
+    target = keyboards.parse_join_payload(payload)
+    if target is None:
+        await reply(
+            update,
+            tr("Hello! Add me to a group and type /newgame there.") + "\n\n" + texts.help_text(tr),
+        )
+        return
+    chat_id, thread_id, game_id = target
+    try:
+        game, joined = await d.service.join(chat_id, thread_id, game_id, person(user))
+    except Refusal as refusal:
+        await refuse(update, tr, refusal.code)
+        return
+    title = game.chat_title or tr("the group")
+    if joined:
+        text = tr("You joined the game in «{title}». Your tiles will come here.")
+    else:
+        text = tr("You are already in the game in «{title}».")
+    await reply(update, text.format(title=title))
+    await d.syncer.sync(chat_id, thread_id)
+
+
+async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    if user is None or chat is None or message is None:
+        return
+    tr = await language_for(update, context)
+    if not is_group(chat):
+        await refuse(update, tr, "group_only")
+        return
+    variant = context.args[0].lower() if context.args else None
+    if variant is not None and variant not in VARIANTS:
+        await reply(
+            update, tr("Unknown game. Choose one of: {games}.").format(games=", ".join(VARIANTS))
+        )
+        return
+    d = deps(context)
+    thread_id = thread_of(message)
+    game, created = await d.service.new_game(chat.id, thread_id, person(user), variant)
+    if not created:
+        pointer = game.board.message_id or game.lobby_message_id
+        await telegram_io.send_text(
+            context.bot,
+            chat.id,
+            texts.refusal(tr, "game_running") + " " + tr("It is here ↑ (or /stop it)."),
+            thread_id=thread_id,
+            reply_to=pointer or message.message_id,
+        )
+        return
+    title = chat.title or ""
+    result = await telegram_io.send_text(
+        context.bot,
+        chat.id,
+        texts.lobby_text(game, tr),
+        thread_id=thread_id,
+        markup=keyboards.lobby(game, tr, context.bot.username),
+    )
+    await d.service.lobby_posted(chat.id, thread_id, game.id, result.message_id, title)
+
+
+async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tr = await language_for(update, context)
+    variant = context.args[0].lower() if context.args else "fives"
+    if variant not in VARIANTS:
+        variant = "fives"
+    names = {v: texts.variant_name(tr, v) for v in VARIANTS}
+    await reply(update, rules.text(tr.lang, variant), markup=keyboards.rules(variant, tr, names))
+
+
+async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tr = await language_for(update, context)
+    await reply(update, texts.help_text(tr))
+
+
+async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None:
+        return
+    tr = await language_for(update, context)
+    game = await _load(update, context, chat.id, thread_of(message))
+    if game is None:
+        return
+    if game.engine is None:
+        await refuse(update, tr, "no_game")
+        return
+    await reply(update, escape(board_text(view_for(game.game()), tr)))
+
+
+async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    if user is None or chat is None:
+        return
+    tr = await language_for(update, context)
+    d = deps(context)
+    thread_id = thread_of(message)
+    try:
+        stored = await d.store.load(chat.id, thread_id)
+    except BrokenGameError:
+        if is_group(chat) and not await is_admin(context, chat.id, user.id):
+            await refuse(update, tr, "creator_or_admin_only")
+            return
+        await d.service.stop_broken(chat.id, thread_id)
+        await reply(update, tr("The damaged game was cleared. Start a new one with /newgame."))
+        return
+    admin = False
+    if stored is not None and stored.creator_id != user.id and is_group(chat):
+        admin = await is_admin(context, chat.id, user.id)
+    try:
+        game = await d.service.request_stop(chat.id, thread_id, person(user), admin)
+    except Refusal as refusal:
+        await refuse(update, tr, refusal.code)
+        return
+    await reply(
+        update,
+        tr("End the game for everyone?"),
+        markup=keyboards.stop_confirmation(game, tr),
+    )
+
+
+async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    if user is None or chat is None:
+        return
+    tr = await language_for(update, context)
+    d = deps(context)
+    thread_id = thread_of(message)
+    try:
+        game = await d.service.leave(chat.id, thread_id, person(user))
+    except Refusal as refusal:
+        await refuse(update, tr, refusal.code)
+        return
+    if game.status == "lobby":
+        await reply(update, tr("You left the lobby."))
+    else:
+        await reply(update, tr("The computer plays your seat now."))
+    await d.syncer.sync(chat.id, thread_id)
+
+
+async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat = update.effective_chat
+    if chat is None:
+        return
+    tr = await language_for(update, context)
+    lines = await deps(context).store.stats(chat.id)
+    if not lines:
+        await reply(update, tr("No finished games in this chat yet."))
+        return
+    ranked = sorted(lines.values(), key=lambda s: (-s.wins, -s.points, s.name))[:15]
+    rows = [tr("<b>Leaderboard</b>")]
+    for place, line in enumerate(ranked, start=1):
+        row = tr("{place}. {name} — wins {wins} of {games}, points {points}").format(
+            place=place,
+            name=escape(line.name),
+            wins=line.wins,
+            games=line.games,
+            points=line.points,
+        )
+        if line.best_record is not None:
+            row += " · " + tr("best fives record {record}").format(record=line.best_record)
+        rows.append(row)
+    await reply(update, "\n".join(rows))
+
+
+async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    d = deps(context)
+    choice = context.args[0].lower() if context.args else ""
+    if choice not in LANGUAGES:
+        tr = await language_for(update, context)
+        await reply(update, tr("Choose a language: /lang ru or /lang en"))
+        return
+    if is_group(chat):
+        await d.store.set_chat_language(chat.id, choice)
+    else:
+        prefs = await d.store.user(user.id)
+        prefs.lang = choice
+        await d.store.save_user(user.id, prefs)
+    tr = translator(choice)
+    await reply(update, tr("Language: English"))
+
+
+async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None:
+        return
+    tr = await language_for(update, context)
+    thread_id = thread_of(message)
+    record = await deps(context).store.last_record(chat.id, thread_id)
+    if record is None:
+        await reply(update, tr("No finished game to export yet."))
+        return
+    data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
+    name = f"domino-{record.get('variant', 'game')}-{stamp}.json"
+    caption = tr("The last finished game's record; replay it with domino-replay.")
+    await telegram_io.send_document(context.bot, chat.id, data, name, caption, thread_id)
+
+
+async def _load(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int | None
+) -> ChatGame | None:
+    tr = await language_for(update, context)
+    try:
+        game = await deps(context).store.load(chat_id, thread_id)
+    except BrokenGameError:
+        await refuse(update, tr, "broken_game")
+        return None
+    if game is None:
+        await refuse(update, tr, "no_game")
+    return game

@@ -1,0 +1,36 @@
+"""The one error handler: log what escaped a handler, tell the user briefly."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import telegram_io, texts
+from bot.handlers.common import language_for, reply
+from bot.storage.store import BrokenGameError, ConflictError
+
+log = logging.getLogger(__name__)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    error = context.error
+    code = "storage_down"
+    if isinstance(error, BrokenGameError):
+        code = "broken_game"
+    elif isinstance(error, ConflictError):
+        code = "busy"
+    else:
+        log.error("unhandled error while handling an update", exc_info=error)
+    if not isinstance(update, Update):
+        return
+    try:
+        tr = await language_for(update, context)
+        text = texts.refusal(tr, code)
+        if update.callback_query is not None:
+            await telegram_io.answer(update.callback_query, text, alert=True)
+        elif update.effective_message is not None:
+            await reply(update, text)
+    except Exception:  # the store may be what failed: say nothing rather than fail again
+        log.warning("could not tell the user about the error", exc_info=True)

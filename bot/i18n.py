@@ -1,0 +1,61 @@
+"""Translations: gettext catalogs (Babel .po files) for Russian and English.
+
+Message ids are the English texts. The .po files are compiled in memory when
+first used, so nothing binary is committed or built at install time.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGUAGES = ("ru", "en")
+DEFAULT_LANGUAGE = "ru"
+
+
+@dataclass(frozen=True)
+class Translator:
+    """`tr("text")` translates; `tr.n("one", "many", n)` picks the plural form."""
+
+    lang: str
+    catalog: gettext.NullTranslations
+
+    def __call__(self, message: str) -> str:
+        return self.catalog.gettext(message)
+
+    def n(self, singular: str, plural: str, count: int) -> str:
+        return self.catalog.ngettext(singular, plural, count)
+
+
+def normalize(code: str | None, fallback: str = DEFAULT_LANGUAGE) -> str:
+    """A supported language for a Telegram `language_code` such as "en-GB"."""
+    if not code:
+        return fallback
+    base = code.split("-")[0].split("_")[0].lower()
+    if base in LANGUAGES:
+        return base
+    # Speakers of the region's other languages read Russian more often than English.
+    return "ru" if base in {"uk", "be", "kk", "uz", "ky", "tg", "hy", "az", "ka"} else "en"
+
+
+@cache
+def translator(lang: str) -> Translator:
+    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    po = resources.files("bot") / "locales" / lang / "LC_MESSAGES" / "messages.po"
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translator(lang, gettext.GNUTranslations(compiled))
+
+
+def N_(message: str) -> str:
+    """Marks a text for extraction where it is translated later."""
+    return message

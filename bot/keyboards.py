@@ -1,0 +1,178 @@
+"""Inline keyboards: pure builders from a game (and a seat's view) to markup."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.helpers import create_deep_linked_url
+
+from bot import callbacks as cb
+from bot.i18n import Translator
+from bot.storage.models import ChatGame
+from engine import Doubles, Draw, End, Pass, Play, SeatView, Tile
+
+END_LABELS = {
+    End.W: "⬅️ {value}",
+    End.E: "{value} ➡️",
+    End.N: "⬆️ {value}",
+    End.S: "⬇️ {value}",
+}
+ROW = 4  # tile buttons per row: readable on a phone
+
+
+def join_payload(game: ChatGame) -> str:
+    """Deep-link payload (A-Z, a-z, 0-9, _ and -, at most 64) naming the game to join."""
+    return f"j_{game.chat_id}_{game.thread_id or 0}_{game.id}"
+
+
+def parse_join_payload(payload: str) -> tuple[int, int | None, str] | None:
+    parts = payload.split("_")
+    if len(parts) != 4 or parts[0] != "j" or not cb.GAME_ID.match(parts[3]):
+        return None
+    try:
+        return int(parts[1]), (int(parts[2]) or None), parts[3]
+    except ValueError:
+        return None
+
+
+def lobby(game: ChatGame, tr: Translator, bot_username: str) -> InlineKeyboardMarkup:
+    def button(text: str, action: str) -> InlineKeyboardButton:
+        data = cb.Callback(cb.LOBBY, game.id, game.lobby_rev, arg=action).encode()
+        return InlineKeyboardButton(text, callback_data=data)
+
+    join_url = create_deep_linked_url(bot_username, join_payload(game))
+    rows = [
+        [InlineKeyboardButton(tr("🙋 Join"), url=join_url)],
+        [button(tr("🤖 + Easy computer"), "ce"), button(tr("🤖 + Strong computer"), "cs")],
+        [button(tr("🎲 Game"), "v"), button(tr("⏱ Move time"), "tm")],
+    ]
+    if game.variant == "fives":
+        rows[2].insert(1, button(tr("🎯 Target"), "t"))
+    rows.append([button(tr("🚪 Leave"), "lv"), button(tr("▶️ Start"), "st")])
+    rows.append([button(tr("✖️ Cancel"), "cx")])
+    return InlineKeyboardMarkup(rows)
+
+
+def board(game: ChatGame, tr: Translator) -> InlineKeyboardMarkup:
+    data = cb.Callback(cb.HAND_REQUEST, game.id).encode()
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🁢 My tiles"), callback_data=data)]])
+
+
+def final(game: ChatGame, tr: Translator) -> InlineKeyboardMarkup:
+    data = cb.Callback(cb.REMATCH, game.id).encode()
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🔁 Rematch"), callback_data=data)]])
+
+
+def stop_confirmation(game: ChatGame, tr: Translator) -> InlineKeyboardMarkup:
+    def button(text: str, arg: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            text, callback_data=cb.Callback(cb.STOP, game.id, 0, arg=arg).encode()
+        )
+
+    return InlineKeyboardMarkup([[button(tr("Yes, end it"), "y"), button(tr("No, play on"), "n")]])
+
+
+def rules(current: str, tr: Translator, names: dict[str, str]) -> InlineKeyboardMarkup:
+    buttons = [
+        InlineKeyboardButton(
+            ("• " if variant == current else "") + names[variant],
+            callback_data=cb.Callback(cb.RULES, arg=variant).encode(),
+        )
+        for variant in cb.VARIANTS
+    ]
+    return InlineKeyboardMarkup([[b] for b in buttons])
+
+
+def _hand_button(
+    game: ChatGame, view: SeatView, kind: str, text: str, arg: str = ""
+) -> InlineKeyboardButton:
+    data = cb.Callback(kind, game.id, view.version, game.chat_id, game.thread_id, arg=arg).encode()
+    return InlineKeyboardButton(text, callback_data=data)
+
+
+def playable_tiles(view: SeatView) -> set[Tile]:
+    found: set[Tile] = set()
+    for move in view.legal:
+        if isinstance(move, Play):
+            found.add(move.tile)
+    return found
+
+
+def hand(game: ChatGame, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
+    """The player's tiles, numbered as in the hand picture; Draw/Pass only when allowed."""
+    playable = playable_tiles(view)
+    tiles = [
+        _hand_button(
+            game,
+            view,
+            cb.TILE,
+            f"{'🟢' if tile in playable else '▫️'} {number}) {tile}",
+            cb.tile_code(tile),
+        )
+        for number, tile in enumerate(view.hand, start=1)
+    ]
+    rows = [tiles[i : i + ROW] for i in range(0, len(tiles), ROW)]
+    actions = []
+    if any(isinstance(m, Draw) for m in view.legal):
+        actions.append(_hand_button(game, view, cb.DRAW, tr("📥 Draw")))
+    if any(isinstance(m, Pass) for m in view.legal):
+        actions.append(_hand_button(game, view, cb.PASS, tr("⏭ Pass")))
+    if any(isinstance(m, Doubles) for m in view.legal):
+        actions.append(_hand_button(game, view, cb.DOUBLES, tr("🁣 Several doubles"), "-"))
+    if actions:
+        rows.append(actions)
+    return InlineKeyboardMarkup(rows)
+
+
+def ends_for(game: ChatGame, view: SeatView, tile: Tile, tr: Translator) -> InlineKeyboardMarkup:
+    """Which end a tile that fits several should go to."""
+    values = dict(view.table.ends)
+    choices = [
+        _hand_button(
+            game,
+            view,
+            cb.PLAY,
+            END_LABELS[move.end].format(value=values[move.end]),
+            f"{cb.tile_code(tile)}{move.end}",
+        )
+        for move in view.legal
+        if isinstance(move, Play) and move.tile == tile and move.end is not None
+    ]
+    back = _hand_button(game, view, cb.BACK, tr("↩️ Back"))
+    return InlineKeyboardMarkup([choices, [back]])
+
+
+def doubles(
+    game: ChatGame, view: SeatView, picked: list[tuple[Tile, End]], tr: Translator
+) -> InlineKeyboardMarkup:
+    """muggins: pick 2-4 doubles and their ends, then lay them together."""
+    chosen = dict(picked)
+    used_ends = set(chosen.values())
+    values = dict(view.table.ends)
+    rows = []
+    for tile in view.hand:
+        if not tile.is_double:
+            continue
+        fits = [end for end, value in values.items() if value == tile.high]
+        if not fits:
+            continue
+        row = []
+        for end in fits:
+            if chosen.get(tile) == end:
+                selection = [(t, e) for t, e in picked if t != tile]
+                label = f"✅ {tile} {END_LABELS[end].format(value=values[end])}"
+            elif tile in chosen or end in used_ends:
+                continue
+            else:
+                selection = [*picked, (tile, end)]
+                label = f"{tile} {END_LABELS[end].format(value=values[end])}"
+            if len(selection) > 4:
+                continue
+            row.append(_hand_button(game, view, cb.DOUBLES, label, cb.doubles_code(selection)))
+        if row:
+            rows.append(row)
+    last = [_hand_button(game, view, cb.BACK, tr("↩️ Back"))]
+    if 2 <= len(picked) <= 4:
+        text = tr("Lay {count} doubles").format(count=len(picked))
+        last.append(_hand_button(game, view, cb.DOUBLES_PLAY, "▶️ " + text, cb.doubles_code(picked)))
+    rows.append(last)
+    return InlineKeyboardMarkup(rows)

@@ -1,0 +1,68 @@
+"""Configuration from the environment or a `.env` file (pydantic-settings)."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# A bot token is "<numeric bot id>:<35 or so url-safe characters>".
+TOKEN_SHAPE = re.compile(r"^\d{3,15}:[A-Za-z0-9_-]{20,100}$")
+
+Language = Literal["ru", "en"]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr
+    redis_url: SecretStr | None = None
+    telegram_api_url: str = "https://api.telegram.org"
+    default_language: Language = "ru"
+    turn_seconds: int = Field(default=90, ge=15, le=3600)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # Pauses and pacing; tests shorten them.
+    computer_delay_seconds: float = Field(default=1.5, ge=0, le=30)
+    group_edit_interval_seconds: float = Field(default=3.1, ge=0, le=60)
+    group_messages_per_minute: int = Field(default=20, ge=1, le=600)
+    sweep_interval_seconds: float = Field(default=0.5, gt=0, le=10)
+    key_prefix: str = "dom"
+    # Webhook mode (several processes behind a load balancer); empty: long polling.
+    webhook_url: str = ""
+    webhook_secret: SecretStr | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN_SHAPE.match(value.get_secret_value().strip()):
+            # Never echo the value: it is a secret even when malformed.
+            raise ValueError("is not a bot token (expected <digits>:<letters>)")
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _api_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
+
+    @property
+    def api_base_url(self) -> str:
+        return f"{self.telegram_api_url}/bot"
+
+    @property
+    def api_file_url(self) -> str:
+        return f"{self.telegram_api_url}/file/bot"
+
+
+def describe_error(error: ValidationError) -> str:
+    """One line naming the broken setting, without its value."""
+    first = error.errors()[0]
+    name = ".".join(str(part) for part in first["loc"]).upper() or "settings"
+    if first["type"] == "missing":
+        return f"{name} is not set"
+    return f"{name} {first['msg'].removeprefix('Value error, ')}"

@@ -1,0 +1,148 @@
+"""The bot's texts: what each refusal says, lobby and caption texts, help.
+
+Message ids are English; `bot/locales/*/messages.po` translate them. Texts are
+Telegram HTML, so everything that comes from users is escaped here.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.i18n import N_, Translator
+from bot.storage.models import ChatGame
+from engine import Doubles, MoveEntry, Play, SeatView
+from engine.variants import ruleset
+
+VARIANT_NAMES = {
+    "fives": N_("Fives (Пятерное домино)"),
+    "muggins": N_("Muggins, to 51 (Пятёрки)"),
+    "twolane": N_("Two-lane dominoes (Двухполосное)"),
+}
+
+# What a refused request says: service codes and the engine's error codes.
+REFUSALS = {
+    "stale_button": N_("This button is out of date."),
+    "game_gone": N_("That game is over or no longer here."),
+    "game_started": N_("The game has already started."),
+    "game_running": N_("A game is already running here."),
+    "lobby_full": N_("All four seats are taken."),
+    "not_in_game": N_("You are not playing in this game."),
+    "creator_only": N_("Only the player who created the game can do that."),
+    "creator_or_admin_only": N_("Only the game's creator or a chat admin can do that."),
+    "no_target_option": N_("Only fives has a target score to choose."),
+    "need_players": N_("Two to four players are needed to start."),
+    "need_human": N_("At least one person must play."),
+    "seat_is_computer": N_("The computer plays your seat now."),
+    "no_game": N_("There is no game here. Start one with /newgame."),
+    "not_your_turn": N_("It is not your turn."),
+    "not_in_hand": N_("You do not have that tile."),
+    "does_not_fit": N_("That tile does not fit there."),
+    "no_such_end": N_("That end is not open yet."),
+    "ambiguous_end": N_("Choose the end for that tile."),
+    "must_open_with": N_("The first round opens with 3:2."),
+    "opening_end": N_("The first tile is laid without an end."),
+    "can_play": N_("You can play a tile, so you cannot draw or pass."),
+    "drew_already": N_("You have drawn your tile: play it if it fits, otherwise pass."),
+    "boneyard_empty": N_("The boneyard is empty."),
+    "must_draw": N_("Draw from the boneyard first."),
+    "must_open": N_("Open the round with a tile."),
+    "game_over": N_("The game is over."),
+    "one_tile_only": N_("One tile per move in this game."),
+    "doubles_count": N_("Lay two to four doubles at once."),
+    "doubles_repeat": N_("Each double can be laid once."),
+    "doubles_same_end": N_("Each double goes on a different end."),
+    "not_double": N_("Only doubles can be laid together."),
+    "blocked_bot": N_("Open a private chat with me first: press Join."),
+    "private_only": N_("This works in a private chat with me."),
+    "group_only": N_("Start games in a group chat: add me to a group and type /newgame there."),
+    "broken_game": N_("This chat's saved game is damaged. Use /stop to clear it."),
+    "busy": N_("Too many players pressed at once. Please try again."),
+    "storage_down": N_("The game storage is not answering. Please try again in a minute."),
+}
+UNKNOWN_REFUSAL = N_("That is not possible right now.")
+
+
+def refusal(tr: Translator, code: str) -> str:
+    return tr(REFUSALS.get(code, UNKNOWN_REFUSAL))
+
+
+def variant_name(tr: Translator, variant: str) -> str:
+    return tr(VARIANT_NAMES.get(variant, variant))
+
+
+def lobby_text(game: ChatGame, tr: Translator) -> str:
+    lines = [
+        "🁫 <b>" + escape(variant_name(tr, game.variant)) + "</b>",
+        tr("New game: {seats} of 4 seats taken").format(seats=len(game.seats)),
+    ]
+    for number, seat in enumerate(game.seats, start=1):
+        if seat.user_id is None:
+            kind = tr("strong") if seat.level == "strong" else tr("easy")
+            lines.append(f"{number}. 🤖 {escape(seat.name)} ({kind})")
+        else:
+            lines.append(f"{number}. {escape(seat.name)}")
+    players = max(len(game.seats), 2)
+    target = game.target or ruleset(game.variant).default_target(players)
+    options = []
+    if target is not None:
+        options.append(tr("to {target} points").format(target=target))
+    options.append(tr("{seconds} s per move").format(seconds=game.turn_seconds))
+    lines.append(" · ".join(options))
+    lines.append(
+        tr("Press Join to take a seat; {creator} starts the game.").format(
+            creator=escape(game.creator_name)
+        )
+    )
+    return "\n".join(lines)
+
+
+def describe_entry(tr: Translator, view: SeatView, entry: MoveEntry) -> str:
+    """«Андрей: 3:5@W (+4)» in the caption's words (HTML)."""
+    name = view.players[entry.seat]
+    if entry.text == "draw":
+        what = tr("drew a tile")
+    elif entry.text == "pass":
+        what = tr("passed")
+    else:
+        what = entry.text
+    points = f" (+{entry.points})" if entry.points else ""
+    return f"{escape(name)}: {escape(what)}{points}"
+
+
+def hand_caption(game: ChatGame, view: SeatView, tr: Translator, group_title: str) -> str:
+    """The caption of a player's hand picture (HTML)."""
+    lines = [f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {escape(group_title)}"]
+    if game.variant != "twolane":
+        lines[0] += " · " + escape(tr("Round {number}").format(number=view.round_number))
+    if view.over:
+        lines.append(tr("The game is over."))
+    elif view.my_turn:
+        ends = " · ".join(str(value) for _, value in view.table.ends)
+        if ends:
+            lines.append(tr("Your move! Ends: {ends}").format(ends=ends))
+        else:
+            lines.append(tr("Your move! Open the round with any tile."))
+        if view.legal and not any(isinstance(m, Play | Doubles) for m in view.legal):
+            lines.append(tr("No tile fits."))
+    elif view.turn is not None:
+        lines.append(tr("Waiting for {name}.").format(name=escape(view.players[view.turn])))
+    lines.append(tr("Boneyard: {count}").format(count=view.boneyard_size))
+    return "\n".join(lines)
+
+
+def help_text(tr: Translator) -> str:
+    return "\n".join(
+        [
+            tr("<b>Dominoes for group chats</b>"),
+            tr("/newgame — start a game here (fives, muggins or twolane)"),
+            tr("/rules — the rules of each game"),
+            tr("/score — the current table"),
+            tr("/leave — the computer takes over your seat"),
+            tr("/stop — end the game (its creator or an admin)"),
+            tr("/stats — this chat's leaderboard"),
+            tr("/export — the last finished game's record"),
+            tr("/lang ru|en — language"),
+            "",
+            tr("Your tiles come to you in a private chat with me; tap a tile to play it."),
+        ]
+    )
