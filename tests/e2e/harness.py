@@ -1,0 +1,253 @@
+"""Running the real `domino-bot` process against the fake Bot API, and playing as people do.
+
+`BotProcess` starts the installed bot as a subprocess with its settings in the
+environment; `Human` plays a seat purely by pressing the buttons of the hand
+messages the bot sent to that user's private chat.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.fakebotapi import FakeBotApi, FakeBotApiError
+from tests.fakebotapi.views import Button, MessageView
+
+HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
+ROUND = re.compile(r"(?:Кон|Round) (\d+)")
+
+
+def bot_environment(
+    api: FakeBotApi, redis_url: str, prefix: str, **overrides: str
+) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "REDIS_"))}
+    env.update(
+        TELEGRAM_BOT_TOKEN=api.token,
+        TELEGRAM_API_URL=api.url,
+        REDIS_URL=redis_url,
+        KEY_PREFIX=prefix,
+        COMPUTER_DELAY_SECONDS="0.05",
+        GROUP_EDIT_INTERVAL_SECONDS="0.25",
+        GROUP_MESSAGES_PER_MINUTE="120",
+        SWEEP_INTERVAL_SECONDS="0.1",
+        LOG_LEVEL="INFO",
+    )
+    env.update(overrides)
+    return env
+
+
+@dataclass
+class BotProcess:
+    """The real bot, as `python -m bot` (what `domino-bot` runs)."""
+
+    env: dict[str, str]
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> BotProcess:
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            env=self.env,
+            cwd=self.log_path.parent,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        return self
+
+    def wait_ready(self, api: FakeBotApi, timeout: float = 20) -> None:
+        """Ready once it says so (updates sent before then wait in the server's queue)."""
+        deadline = time.monotonic() + timeout
+        while "is ready" not in self.log():
+            if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
+                raise AssertionError("the bot did not start:\n" + self.log()[-3000:])
+            time.sleep(0.05)
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL if kill else signal.SIGINT)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.process = None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def hand_buttons(message: MessageView) -> list[Button]:
+    return [
+        b for b in message.buttons if b.callback_data and b.callback_data.startswith(HAND_KINDS)
+    ]
+
+
+def round_of(message: MessageView) -> int:
+    found = ROUND.search(message.caption or message.text or "")
+    return int(found.group(1)) if found else 1
+
+
+def tiles_on(buttons: list[Button]) -> set[str]:
+    """Tiles named by tile buttons (callback data `P:...:<hi><lo>`)."""
+    return {b.callback_data.rsplit(":", 1)[1] for b in buttons if b.callback_data.startswith("P:")}
+
+
+@dataclass
+class Human:
+    """A person at the table: reads his private chat, presses buttons."""
+
+    api: FakeBotApi
+    user: int
+    rng: random.Random
+    pressed: set[tuple[int, str]] = field(default_factory=set)
+    moves: int = 0
+    refusals: list[str] = field(default_factory=list)
+
+    def hand(self) -> MessageView | None:
+        """His newest message with hand buttons, if any."""
+        for message in reversed(self.api.messages(self.user, from_bot=True)):
+            if hand_buttons(message):
+                return message
+        return None
+
+    def act(self) -> bool:
+        """Make one move if it is his turn (by the buttons he has); whether he pressed."""
+        message = self.hand()
+        if message is None:
+            return False
+        buttons = hand_buttons(message)
+        choice = self._choose(buttons)
+        if choice is None or (message.id, choice.callback_data) in self.pressed:
+            return False
+        self.pressed.add((message.id, choice.callback_data))
+        answer = self._press(message, choice)
+        if answer is None:
+            return True
+        text, alert = answer
+        if alert:
+            self.refusals.append(text)
+            return True
+        if choice.callback_data.startswith(("P:", "M:")) and not text.startswith(
+            ("Сыграно", "Played")
+        ):
+            return self._finish_choice(message)
+        self.moves += 1
+        return True
+
+    def _choose(self, buttons: list[Button]) -> Button | None:
+        doubles = [b for b in buttons if b.callback_data.startswith("M:")]
+        if doubles and self.rng.random() < 0.5:
+            return doubles[0]
+        playable = [
+            b for b in buttons if b.callback_data.startswith("P:") and b.text.startswith("🟢")
+        ]
+        if playable:
+            return self.rng.choice(playable)
+        others = [b for b in buttons if b.callback_data.startswith(("D:", "X:"))]
+        return others[0] if others else None
+
+    def _press(self, message: MessageView, button: Button) -> tuple[str, bool] | None:
+        try:
+            query = self.api.press(self.user, self.user, message.id, button.callback_data)
+            answer = self.api.callback_answer(query, timeout=15)
+        except FakeBotApiError:  # the keyboard changed under his finger
+            return None
+        return answer.text or "", bool(answer.show_alert)
+
+    def _finish_choice(self, message: MessageView) -> bool:
+        """After a tile with several ends, or "several doubles": pick from the new keyboard."""
+        for _ in range(6):
+            current = self.api.wait_for(
+                lambda a: (
+                    (m := a.message(self.user, message.id))
+                    and any(
+                        b.callback_data.startswith(("E:", "M:", "MC:")) for b in hand_buttons(m)
+                    )
+                    and m
+                ),
+                10,
+                "the choice keyboard",
+            )
+            buttons = hand_buttons(current)
+            confirm = [b for b in buttons if b.callback_data.startswith("MC:")]
+            ends = [b for b in buttons if b.callback_data.startswith("E:")]
+            picks = [
+                b
+                for b in buttons
+                if b.callback_data.startswith("M:") and not b.text.startswith("✅")
+            ]
+            if confirm and (not picks or self.rng.random() < 0.6):
+                choice = confirm[0]
+            elif ends:
+                choice = self.rng.choice(ends)
+            elif picks:
+                choice = self.rng.choice(picks)
+            else:
+                back = [b for b in buttons if b.callback_data.startswith("B:")]
+                if back:
+                    self._press(current, back[0])
+                return True
+            answer = self._press(current, choice)
+            if answer is None:
+                return True
+            if choice.callback_data.startswith(("E:", "MC:")):
+                if not answer[1]:
+                    self.moves += 1
+                return True
+        return True
+
+
+def final_message(api: FakeBotApi, group: int) -> MessageView | None:
+    for message in api.messages(group, from_bot=True):
+        if message.photo is not None and any(
+            b.callback_data and b.callback_data.startswith("RM:") for b in message.buttons
+        ):
+            return message
+    return None
+
+
+def play_to_the_end(
+    api: FakeBotApi, group: int, humans: list[Human], timeout: float = 240
+) -> MessageView:
+    """Everybody plays his turns until the group gets the final table."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        final = final_message(api, group)
+        if final is not None:
+            return final
+        acted = False
+        for human in humans:
+            acted = human.act() or acted
+        if not acted:
+            time.sleep(0.05)
+    raise AssertionError("the game did not end in time\n" + api.dump(40))
+
+
+def board_messages(api: FakeBotApi, group: int) -> list[MessageView]:
+    """The group's board pictures (photos with the "My tiles" button, or finished ones)."""
+    final = final_message(api, group)
+    return [
+        m
+        for m in api.messages(group, from_bot=True)
+        if m.photo is not None and (final is None or m.id != final.id)
+    ]
+
+
+def final_totals(text: str) -> dict[str, int]:
+    """`{name: number}` from lines like «1. Андрей — Очки: 27»."""
+    found: dict[str, int] = {}
+    for line in text.splitlines():
+        match = re.match(r"^\d+\. (.+?) — [^:]+: (-?\d+)", line)
+        if match:
+            found[match.group(1)] = int(match.group(2))
+    return found
