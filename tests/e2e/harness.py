@@ -7,6 +7,7 @@ messages the bot sent to that user's private chat.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -16,7 +17,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from engine import replay, summary
 from tests.fakebotapi import FakeBotApi, FakeBotApiError
 from tests.fakebotapi.views import Button, MessageView
 
@@ -50,8 +53,10 @@ class BotProcess:
     env: dict[str, str]
     log_path: Path
     process: subprocess.Popen[bytes] | None = None
+    log_start: int = 0  # where this run's log begins
 
     def start(self) -> BotProcess:
+        self.log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bot"],
@@ -65,7 +70,7 @@ class BotProcess:
     def wait_ready(self, api: FakeBotApi, timeout: float = 20) -> None:
         """Ready once it says so (updates sent before then wait in the server's queue)."""
         deadline = time.monotonic() + timeout
-        while "is ready" not in self.log():
+        while "is ready" not in self.log()[self.log_start :]:
             if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
                 raise AssertionError("the bot did not start:\n" + self.log()[-3000:])
             time.sleep(0.05)
@@ -251,3 +256,84 @@ def final_totals(text: str) -> dict[str, int]:
         if match:
             found[match.group(1)] = int(match.group(2))
     return found
+
+
+NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]
+JOIN = re.compile("Присоединиться")
+
+
+def open_table(api: FakeBotApi, variant: str, seats: str) -> tuple[int, dict[int, str], int]:
+    """A group, its people (user id -> name), and a started game with the seats asked for."""
+    people = {
+        api.add_user(NAMES[i], language_code="ru"): NAMES[i]
+        for i, kind in enumerate(seats)
+        if kind == "h"
+    }
+    users = list(people)
+    group = api.add_group("Домино", owner=users[0], members=users[1:])
+    sent = api.send_text(users[0], group, f"/newgame {variant}")
+    lobby = api.wait_message(group, after=sent, where=lambda m: bool(m.buttons))
+    for kind in seats:
+        label = {"e": "Лёгкий", "s": "Сильный"}.get(kind)
+        if label is None:
+            continue
+        edits = api.message(group, lobby.id).edit_count
+        query = api.press_button(users[0], group, lobby.id, re.compile(label))
+        assert not api.callback_answer(query).show_alert
+        api.wait_edit(group, lobby.id, after_edits=edits)
+    for user in users:
+        edits = api.message(group, lobby.id).edit_count
+        api.follow_url_button(user, group, lobby.id, JOIN)
+        api.wait_edit(group, lobby.id, after_edits=edits)
+    query = api.press_button(users[0], group, lobby.id, re.compile("Начать"))
+    text, alert = api.callback_answer(query)
+    assert not alert, text
+    return group, people, lobby.id
+
+
+def export_record(api: FakeBotApi, user: int, group: int) -> dict:
+    sent = api.send_text(user, group, "/export")
+    document = api.wait_message(group, after=sent, where=lambda m: m.document is not None)
+    return json.loads(document.document)
+
+
+def check_finished_game(
+    api: FakeBotApi, group: int, people: dict[int, str], final: MessageView, lobby_id: int
+) -> dict[str, Any]:
+    """What every finished game must show; returns its exported record."""
+    record = export_record(api, next(iter(people)), group)
+    replayed = summary(replay(record))
+    assert replayed["finished"]
+    rounds = len(record["rounds"])
+
+    # One board picture per round, edited in place; then the final table.
+    boards = board_messages(api, group)
+    assert len(boards) == rounds
+    assert all(board.edit_count >= 1 for board in boards)
+    assert lobby_id not in {m.id for m in api.messages(group)}  # the lobby made way for the game
+
+    # The final table shows the scores an engine replay of the record gives.
+    shown = final_totals(final.caption)
+    players = record["players"]
+    assert shown == dict(zip(players, replayed["totals"], strict=True))
+
+    # Each hand reached only its owner: every tile on a player's buttons was dealt to
+    # him in that round or lay in the boneyard (which he drew from).
+    for user, name in people.items():
+        seat = players.index(name)
+        for message in api.messages(user, from_bot=True):
+            tiles = tiles_on(hand_buttons(message))
+            if not tiles:
+                continue
+            deal = record["rounds"][round_of(message) - 1]
+            own = {_code(t) for t in deal["hands"][seat] + deal["boneyard"]}
+            assert tiles <= own, (user, message.caption)
+    # Nothing of a hand ever went to the group.
+    assert not any(hand_buttons(m) for m in api.messages(group))
+
+    return record
+
+
+def _code(tile: str) -> str:
+    a, b = (int(x) for x in tile.split(":"))
+    return f"{max(a, b)}{min(a, b)}"
