@@ -169,10 +169,9 @@ class Game:
     totals: list[int] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
     rules: Ruleset = field(init=False, repr=False, compare=False)
-    # legal_moves() for (version, rounds dealt): judging a move is a lookup in it.
-    _legal: tuple[int, int, tuple[Move, ...]] = field(
-        default=(-1, -1, ()), init=False, repr=False, compare=False
-    )
+    # legal_moves(), kept until the game changes (push and start_round forget it):
+    # judging a generated move is then a lookup in it.
+    _legal: tuple[Move, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.rules = ruleset(self.variant)
@@ -234,6 +233,7 @@ class Game:
                 raise ValueError(f"the {self.rules.required_opening(1)} must be dealt")
             if required is not None and starter != required:
                 raise ValueError(f"starter must hold {self.rules.required_opening(1)}")
+        self._legal = None
         self.rounds.append(Round.deal(number, starter, hands, list(boneyard)))
 
     def _deal_from_seed(self) -> None:
@@ -242,9 +242,14 @@ class Game:
         size = self.rules.hand_size(seats)
         attempt = 0
         while True:
-            tiles, lot = _shuffle(f"{self.seed}:{number}:{attempt}")
-            hands = [sorted(tiles[i * size : (i + 1) * size], reverse=True) for i in range(seats)]
-            boneyard = tiles[seats * size :]
+            order, lot = _shuffle(f"{self.seed}:{number}:{attempt}")
+            # Hands sorted highest first; ALL_TILES is in ascending order, so sorting
+            # the indices (plain ints) sorts the tiles.
+            hands = [
+                [ALL_TILES[i] for i in sorted(order[s * size : (s + 1) * size], reverse=True)]
+                for s in range(seats)
+            ]
+            boneyard = [ALL_TILES[i] for i in order[seats * size :]]
             if not self.rules.needs_redeal(number, boneyard):
                 break
             attempt += 1
@@ -287,10 +292,9 @@ class Game:
 
         This is where legality is decided: `push` accepts exactly these moves.
         """
-        version, dealt, moves = self._legal
-        if version != self.version or dealt != len(self.rounds):
-            moves = tuple(self._generate_moves())
-            self._legal = (self.version, len(self.rounds), moves)
+        moves = self._legal
+        if moves is None:
+            moves = self._legal = tuple(self._generate_moves())
         return moves
 
     def _generate_moves(self) -> list[Move]:
@@ -303,10 +307,10 @@ class Game:
             return self._openings(rnd, hand)
         moves: list[Move] = []
         for end, value in ends:
-            plays = PLAYS_BY_END[end]
+            fitting = PLAYS_FITTING[end][value]
             for t in hand:
-                if t[0] == value or t[1] == value:
-                    moves.append(plays[t])
+                if t in fitting:
+                    moves.append(fitting[t])
         if moves:
             if self.rules.multi_doubles:
                 moves += _double_combinations(hand, ends)
@@ -453,8 +457,8 @@ class Game:
         `text` is how a record wrote the move; by default it is written from the
         table. Raises an `IllegalMoveError`, changing nothing, if it is not allowed.
         """
-        version, dealt, legal = self._legal
-        if version != self.version or dealt != len(self.rounds):
+        legal = self._legal
+        if legal is None:
             legal = self.legal_moves()
         for candidate in legal:
             if candidate is move:  # the generated move itself: no comparing needed
@@ -475,17 +479,18 @@ class Game:
         elif kind is Draw:
             rnd.hands[mover].append(rnd.boneyard.pop(0))
             rnd.drew = True
-            entry = MoveEntry(mover, text or "draw", 0)
+            entry = _new_entry((mover, text or "draw", 0))
             rnd.moves.append(entry)
         elif kind is Pass:
             entry = self._pass(rnd, mover, text)
         else:
             entry = self._play(rnd, mover, move, text)
         self.version += 1
+        self._legal = None
         return entry
 
     def _pass(self, rnd: Round, mover: int, text: str | None) -> MoveEntry:
-        entry = MoveEntry(mover, text or "pass", 0)
+        entry = _new_entry((mover, text or "pass", 0))
         rnd.moves.append(entry)
         rnd.drew = False
         rnd.passed.add(mover)
@@ -506,8 +511,8 @@ class Game:
         if isinstance(move, Play):
             end = move.end
             if end is not None:  # the common case, inline: it runs on every simulated move
-                placed = table.attach(move.tile, end)
-                written = PLAY_TEXT[end][placed.inner][placed.outer]
+                _, inner, outer, _ = table.attach(move.tile, end)
+                written = PLAY_TEXT[end][inner][outer]
                 if table.hub is None and rules.hub_kind is not None:
                     rules.claim_hub(table, end)
             else:
@@ -517,7 +522,8 @@ class Game:
             written = "+".join(self._lay(table, play, i == 0) for i, play in enumerate(move.plays))
             for play in move.plays:
                 hand.remove(play.tile)
-        rnd.passed.clear()
+        if rnd.passed:
+            rnd.passed.clear()
         rnd.drew = False
         points = rules.after_place(table) if rules.scores_plays else 0
         entry = _new_entry((mover, text or written, points))
@@ -535,8 +541,14 @@ class Game:
                     return entry
         if points and rules.match_over(self.totals, self.target, False):
             rnd.end = "target"  # muggins: 51 ends the match at once, mid-round
-        else:
-            self._next_turn(rnd)
+            return entry
+        # Step 4 inline (see _next_turn): the next seat clockwise still holding tiles.
+        hands = rnd.hands
+        seats = len(hands)
+        seat = (mover + 1) % seats
+        while not hands[seat]:
+            seat = (seat + 1) % seats
+        rnd.turn = seat
         return entry
 
     def _lay(self, table: Table, play: Play, new_move: bool) -> str:
@@ -642,6 +654,12 @@ def _fit_refusal(tile: Tile, end: End, ends: list[tuple[End, int]]) -> IllegalMo
     return None
 
 
+# PLAYS_FITTING[end][value]: the plays at `end` of every tile showing `value`.
+PLAYS_FITTING: list[list[dict[Tile, Play]]] = [
+    [{t: p for t, p in PLAYS_BY_END[end].items() if t.has(value)} for value in range(7)]
+    for end in End
+]
+
 # PLAY_TEXT[end][inner][outer]: a play as the record writes it, touching half first.
 PLAY_TEXT: list[list[list[str]]] = [
     [[f"{inner}:{outer}@{end}" for outer in range(7)] for inner in range(7)] for end in End
@@ -673,16 +691,15 @@ def _double_combinations(hand: list[Tile], ends: list[tuple[End, int]]) -> list[
     return found
 
 
-def _shuffle(key: str) -> tuple[list[Tile], int]:
-    """The set in an order fixed by `key`, and a number for drawing lots.
+def _shuffle(key: str) -> tuple[list[int], int]:
+    """The set's indices in an order fixed by `key`, and a number for drawing lots.
 
     Sorting by 32-bit keys cut from one SHAKE-256 digest: a uniform shuffle (ties
     are one in ten million and fall back to set order) at a fifth of the cost of
     building and seeding a `random.Random` for each deal.
     """
     keys = _KEYS.unpack(hashlib.shake_256(key.encode()).digest(_KEYS.size))
-    order = sorted(range(len(ALL_TILES)), key=keys.__getitem__)
-    return [ALL_TILES[i] for i in order], keys[-1]
+    return sorted(range(len(ALL_TILES)), key=keys.__getitem__), keys[-1]
 
 
 _KEYS = struct.Struct(f">{len(ALL_TILES) + 1}I")

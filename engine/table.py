@@ -144,9 +144,10 @@ class Table:
         if new_move:
             self.moves += 1
         value = self.ends[end][1]
-        placed = _new_placed((tile, value, tile[0] + tile[1] - value, self.moves))
+        outer = tile[0] + tile[1] - value
+        placed = _new_placed((tile, value, outer, self.moves))
         self.arms[end].append(placed)
-        self.ends[end] = (end, placed.outer)
+        self.ends[end] = (end, outer)
         return placed
 
     def set_hub(self, hub: Hub) -> None:
