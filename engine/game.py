@@ -294,17 +294,17 @@ class Game:
         """
         moves = self._legal
         if moves is None:
-            moves = self._legal = tuple(self._generate_moves())
+            moves = self._legal = self._generate_moves()
         return moves
 
-    def _generate_moves(self) -> list[Move]:
+    def _generate_moves(self) -> tuple[Move, ...]:
         rnd = self.rounds[-1] if self.rounds else None
         if rnd is None or rnd.end is not None:
-            return []
+            return ()
         hand = rnd.hands[rnd.turn]
         ends = rnd.table.ends
         if not ends:
-            return self._openings(rnd, hand)
+            return tuple(self._openings(rnd, hand))
         moves: list[Move] = []
         for end, value in ends:
             fitting = PLAYS_FITTING[end][value]
@@ -314,10 +314,10 @@ class Game:
         if moves:
             if self.rules.multi_doubles:
                 moves += _double_combinations(hand, ends)
-            return moves
+            return tuple(moves)
         if self.rules.single_draw and rnd.drew:
-            return [PASS]
-        return [DRAW] if rnd.boneyard else [PASS]
+            return ONLY_PASS
+        return ONLY_DRAW if rnd.boneyard else ONLY_PASS
 
     def _openings(self, rnd: Round, hand: list[Tile]) -> list[Move]:
         required = self.rules.required_opening(rnd.number)
@@ -653,6 +653,9 @@ def _fit_refusal(tile: Tile, end: End, ends: list[tuple[End, int]]) -> IllegalMo
         return IllegalMoveError(f"{tile} does not fit on {end}", "does_not_fit")
     return None
 
+
+ONLY_DRAW: tuple[Move, ...] = (DRAW,)
+ONLY_PASS: tuple[Move, ...] = (PASS,)
 
 # PLAYS_FITTING[end][value]: the plays at `end` of every tile showing `value`.
 PLAYS_FITTING: list[list[dict[Tile, Play]]] = [
