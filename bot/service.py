@@ -381,6 +381,21 @@ class GameService:
 
             await self.store.change(new_chat_id, thread_id, apply)
 
+    async def abandon(self, chat_id: int, thread_id: int | None, game_id: str) -> None:
+        """The bot can no longer write to the group: the game ends there, as cancelled."""
+
+        def apply(tx: Tx) -> None:
+            game = tx.game
+            if game is not None and game.id == game_id and game.active:
+                game.status = "cancelled"
+                game.deadline = None
+                game.lobby_closed = True
+                game.board.finished = True
+                game.group_busy = ""
+
+        await self.store.change(chat_id, thread_id, apply)
+        await self.store.reschedule(chat_id, thread_id, None)
+
     async def stop_broken(self, chat_id: int, thread_id: int | None) -> None:
         """End a game whose stored state cannot be read (the only way out of it)."""
         await self.store.drop(chat_id, thread_id)

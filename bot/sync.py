@@ -37,6 +37,7 @@ CAPTION_LIMIT = 1024
 RECENT_SHOWN = 8  # moves listed in a caption at most
 RETRY_AFTER_CRASH = 5.0  # seconds
 BUSY_LEASE = 45.0  # a claimed group call not recorded by then is taken as lost
+RETRY_FAILED = 10.0  # seconds before a failed group call is tried again
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,13 @@ class Syncer:
             claimed = await self._claim_group(chat_id, thread_id, step, now)
             if claimed is None:
                 continue  # someone else changed the game: plan again
-            await self._perform(claimed, step)
+            result = await self._perform(claimed, step)
+            if result.outcome is Outcome.FORBIDDEN:  # the bot left the group, or may not write
+                log.info("cannot write to chat %s: its game is abandoned", chat_id)
+                await self.service.abandon(chat_id, thread_id, claimed.id)
+                return None
+            if result.outcome in (Outcome.FAILED, Outcome.MIGRATED):
+                return self.clock() + RETRY_FAILED  # not in a tight loop: try again later
         return self.clock()
 
     async def _claim_group(
@@ -180,20 +187,19 @@ class Syncer:
             return None
         return game
 
-    async def _perform(self, game: ChatGame, step: GroupStep) -> None:
+    async def _perform(self, game: ChatGame, step: GroupStep) -> Result:
         tr = translator(await self.service.chat_language(game.chat_id))
         if step.kind == "edit_lobby":
-            await self._edit_lobby(game, tr)
-        elif step.kind == "close_lobby":
-            await self._close_lobby(game, tr)
-        elif step.kind == "stop_board":
-            await self._stop_board(game, tr)
-        elif step.kind == "final":
-            await self._post_final(game, tr)
-        else:
-            await self._show_board(game, step, tr)
+            return await self._edit_lobby(game, tr)
+        if step.kind == "close_lobby":
+            return await self._close_lobby(game, tr)
+        if step.kind == "stop_board":
+            return await self._stop_board(game, tr)
+        if step.kind == "final":
+            return await self._post_final(game, tr)
+        return await self._show_board(game, step, tr)
 
-    async def _edit_lobby(self, game: ChatGame, tr: Translator) -> None:
+    async def _edit_lobby(self, game: ChatGame, tr: Translator) -> Result:
         assert game.lobby_message_id is not None
         username = self.bot.username
         result = await telegram_io.edit_text(
@@ -204,7 +210,7 @@ class Syncer:
             markup=keyboards.lobby(game, tr, username),
         )
         if await self._migrated(game, result):
-            return
+            return result
 
         def record(tx: Tx) -> None:
             if tx.game is not None and tx.game.id == game.id:
@@ -214,8 +220,9 @@ class Syncer:
                     tx.game.lobby_shows = max(tx.game.lobby_shows, game.lobby_rev)
 
         await self._record(game, record)
+        return result
 
-    async def _close_lobby(self, game: ChatGame, tr: Translator) -> None:
+    async def _close_lobby(self, game: ChatGame, tr: Translator) -> Result:
         assert game.lobby_message_id is not None
         if game.status == "cancelled":
             result = await telegram_io.edit_text(
@@ -229,15 +236,16 @@ class Syncer:
                     self.bot, game.chat_id, game.lobby_message_id, text
                 )
         if await self._migrated(game, result):
-            return
+            return result
 
         def record(tx: Tx) -> None:
             if tx.game is not None and tx.game.id == game.id:
                 tx.game.lobby_closed = True
 
         await self._record(game, record)
+        return result
 
-    async def _stop_board(self, game: ChatGame, tr: Translator) -> None:
+    async def _stop_board(self, game: ChatGame, tr: Translator) -> Result:
         assert game.board.message_id is not None
         engine_game = game.game()
         caption = _with_line(board_text(view_for(engine_game), tr), tr("The game was stopped."))
@@ -252,15 +260,16 @@ class Syncer:
             "editMessageCaption",
         )
         if await self._migrated(game, result):
-            return
+            return result
 
         def record(tx: Tx) -> None:
             if tx.game is not None and tx.game.id == game.id:
                 tx.game.board.finished = True
 
         await self._record(game, record)
+        return result
 
-    async def _show_board(self, game: ChatGame, step: GroupStep, tr: Translator) -> None:
+    async def _show_board(self, game: ChatGame, step: GroupStep, tr: Translator) -> Result:
         engine_game = game.game()
         board = game.board
         finishing = step.kind == "finish_board"
@@ -291,7 +300,7 @@ class Syncer:
                 filename=picture.filename,
             )
         if await self._migrated(game, result):
-            return
+            return result
         actions = _actions(engine_game)
         notes_shown = len(game.notes)
 
@@ -312,6 +321,7 @@ class Syncer:
             del current.notes[:notes_shown]
 
         await self._record(game, record)
+        return result
 
     def _board_caption(
         self, game: ChatGame, engine_game: Game, view: SeatView, tr: Translator, finishing: bool
@@ -329,7 +339,7 @@ class Syncer:
             extra.pop(0 if len(extra) > len(game.notes) else -1)
         return "\n\n".join([base, *extra])
 
-    async def _post_final(self, game: ChatGame, tr: Translator) -> None:
+    async def _post_final(self, game: ChatGame, tr: Translator) -> Result:
         engine_game = game.game()
         view = view_for(engine_game)
         picture = render_final(view, tr)
@@ -343,13 +353,14 @@ class Syncer:
             filename=picture.filename,
         )
         if await self._migrated(game, result):
-            return
+            return result
 
         def record(tx: Tx) -> None:
             if tx.game is not None and tx.game.id == game.id and result.ok:
                 tx.game.final_message_id = result.message_id or 0
 
         await self._record(game, record)
+        return result
 
     # -- the hands ----------------------------------------------------------------------
 
