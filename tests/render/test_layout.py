@@ -114,12 +114,18 @@ def test_room_counts_the_slots() -> None:
                         assert _room(g, end, hx, g.height // 2, half_w, half_h, rows) == len(slots)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("shape", list(SHAPES))
+# twolane has no N and S arms: those shapes exist only with a spinner or house.
+FULL_TABLES = [
+    (variant, shape)
+    for variant in VARIANTS
+    for shape in SHAPES
+    if not (variant == "twolane" and shape in ("north", "south"))
+]
+
+
+@pytest.mark.parametrize(("variant", "shape"), FULL_TABLES)
 @pytest.mark.parametrize("seed", range(3))
 def test_full_tables_fit(variant: str, shape: str, seed: int) -> None:
-    if variant == "twolane" and shape in ("north", "south"):
-        pytest.skip("twolane has no N and S arms")
     table = full_table(variant, shape, seed)
     assert len(table.placements()) == FULL_SET
     layout = check_layout(table)
