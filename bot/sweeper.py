@@ -35,19 +35,24 @@ class Sweeper:
         self.interval = interval
         self.clock = clock
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="domino-sweeper")
 
     async def stop(self) -> None:
         if self._task is not None:
+            # The flag as well as the cancel: redis-py can swallow a cancellation that lands
+            # in the middle of a command, and the loop would then run (and stop() wait) forever.
+            self._stopping = True
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.sweep_once()
             except RedisError as exc:
