@@ -132,7 +132,7 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if game.engine is None:
         await refuse(update, tr, "no_game")
         return
-    await reply(update, escape(board_text(view_for(game.game()), tr)))
+    await reply(update, board_text(view_for(game.game()), tr))  # Telegram HTML, names escaped
 
 
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
