@@ -165,7 +165,10 @@ async def _hand_button(
     entry = played.entries[-1] if played.entries else None
     if entry is not None:
         points = tr(" (+{points})").format(points=entry.points) if entry.points else ""
-        await telegram_io.answer(query, tr("Played {move}").format(move=entry.text) + points)
+        # A draw or a pass is not a tile played: say what happened in the user's words.
+        done = {"draw": tr("drew a tile"), "pass": tr("passed")}.get(entry.text)
+        text = done[:1].upper() + done[1:] if done else tr("Played {move}").format(move=entry.text)
+        await telegram_io.answer(query, text + points)
     else:
         await telegram_io.answer(query)
     await d.syncer.sync(button.chat_id, button.thread_id)
