@@ -8,7 +8,8 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot import telegram_io, texts
-from bot.handlers.common import language_for, reply
+from bot.handlers.common import deps, language_for, reply
+from bot.i18n import translator
 from bot.storage.store import BrokenGameError, ConflictError
 
 log = logging.getLogger(__name__)
@@ -27,10 +28,13 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         tr = await language_for(update, context)
+    except Exception:  # the store may be what failed: answer in the default language
+        tr = translator(deps(context).settings.default_language)
+    try:
         text = texts.refusal(tr, code)
         if update.callback_query is not None:
             await telegram_io.answer(update.callback_query, text, alert=True)
         elif update.effective_message is not None:
             await reply(update, text)
-    except Exception:  # the store may be what failed: say nothing rather than fail again
+    except Exception:  # Telegram may be what failed: say nothing rather than fail again
         log.warning("could not tell the user about the error", exc_info=True)
