@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from telegram import Bot
 
 from bot import keyboards, telegram_io, texts
-from bot.i18n import Translator, translator
+from bot.i18n import N_, Translator, translator
 from bot.render import board_text, final_text, render_board, render_final, render_hand
 from bot.service import GameService, Refusal
 from bot.settings import Settings
@@ -449,7 +449,8 @@ class Syncer:
                 seated.hand_message_id = None
             elif result.outcome is Outcome.FORBIDDEN and not seated.computer:
                 seated.computer = True
-                note = group_tr("{name} blocked the bot; the computer plays for them.")
+                # N_ marks the text for extraction, which only knows calls named `tr`.
+                note = group_tr(N_("{name} blocked the bot; the computer plays for them."))
                 current.notes.append(note.format(name=seated.name))
                 if current.engine is not None and current.status == "playing":
                     engine_now = current.game()
