@@ -378,6 +378,8 @@ class GameService:
                 if tx.game is not None:
                     tx.game.chat_id = new_chat_id
                     tx.game.group_busy = ""  # a call to the old id is not coming back
+                    for seat in tx.game.seats:  # hand buttons name the chat: send them anew
+                        seat.hand_shows = ""
 
             await self.store.change(new_chat_id, thread_id, apply)
 
