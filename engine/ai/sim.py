@@ -1,0 +1,530 @@
+"""A compact copy of one round in play, fast enough for thousands of rollouts per move.
+
+`Game.push` keeps the whole table (every tile, the record text, the legal-move
+cache); a rollout only needs the open ends and a few flags per end, so this
+plays the rest of a round several times faster. It is built from a `Game`
+(`Sim.from_game`) and follows the same rules; a test plays many random games
+through both and checks that they never disagree, and that `greedy_step` makes
+the greedy player's move.
+"""
+
+from __future__ import annotations
+
+from engine.ai.greedy import TWOLANE_STUCK
+from engine.game import Game
+from engine.moves import Doubles, Draw, Move, Play
+from engine.tiles import End, Tile
+
+FIVES, MUGGINS, TWOLANE = 0, 1, 2
+KINDS = {"fives": FIVES, "muggins": MUGGINS, "twolane": TWOLANE}
+W, E, N, S = 0, 1, 2, 3
+MUGGINS_TARGET = 51
+PASS_PENALTY = 10
+
+# A move as the tiles it lays, each with its end: one pair for a play, 2-4 for a
+# muggins doubles move; an opening's end is -1 - (the half facing W).
+Candidate = tuple[tuple[Tile, int], ...]
+Key = tuple[float, int, int, int]
+TILE_OF: list[list[Tile]] = [[Tile(max(a, b), min(a, b)) for b in range(7)] for a in range(7)]
+
+
+class Sim:
+    """One round from some position on, with every hand known (a determinization).
+
+    The table is kept as its open ends only: `ends[e]` the value, `occ[e]` whether
+    the arm counts as occupied (fives: as the spinner rule means it; muggins: a
+    tile lies on it), `dbl[e]` whether the tile showing there is a double (muggins
+    counts both halves), `hub` whether the spinner or house is down.
+
+    Every seat plays the greedy player's moves (`greedy_step`), except that the
+    `careful` seat, in fives, also weighs what its move leaves the next seat to
+    score (`_threat`): the expert's own turns in its rollouts.
+    """
+
+    __slots__ = (
+        "bone",
+        "careful",
+        "dbl",
+        "drew",
+        "end",
+        "ends",
+        "hands",
+        "hub",
+        "kind",
+        "nends",
+        "occ",
+        "opening",
+        "out",
+        "passed",
+        "seats",
+        "target",
+        "totals",
+        "turn",
+    )
+
+    def __init__(self) -> None:
+        self.kind = FIVES
+        self.seats = 0
+        self.hands: list[list[Tile]] = []
+        self.bone: list[Tile] = []  # the next tile to draw last, for a cheap pop()
+        self.turn = 0
+        self.totals: list[int] = []  # match points, or twolane penalties
+        self.target: int | None = None
+        self.passed = 0  # bit mask of the seats that passed since the last play
+        self.drew = False
+        self.out: list[int] = []
+        self.end: str | None = None
+        self.ends = [0, 0, 0, 0]
+        self.occ = [False, False, False, False]
+        self.dbl = [False, False, False, False]
+        self.hub = False
+        self.nends = 0
+        self.opening: Tile | None = None  # the tile an empty table must be opened with
+        self.careful = -1  # a seat that plays greedy but minds the next seat's chances
+
+    # -- building ----------------------------------------------------------
+
+    @staticmethod
+    def from_game(game: Game) -> Sim:
+        rnd = game.rounds[-1]
+        table = rnd.table
+        sim = Sim()
+        sim.kind = KINDS[game.variant]
+        sim.seats = len(rnd.hands)
+        sim.hands = [list(hand) for hand in rnd.hands]
+        sim.bone = rnd.boneyard[::-1]
+        sim.turn = rnd.turn
+        sim.totals = list(game.totals)
+        sim.target = game.target
+        sim.passed = sum(1 << seat for seat in rnd.passed)
+        sim.drew = rnd.drew
+        sim.out = list(rnd.out)
+        sim.end = rnd.end
+        sim.opening = game.rules.required_opening(rnd.number)
+        sim.nends = len(table.ends)
+        sim.hub = table.hub is not None
+        for end, value in table.ends:
+            sim.ends[end] = value
+            outer = table.outermost(end)
+            if end in (End.N, End.S) and not table.arm(end):
+                outer = None
+            if sim.kind == MUGGINS:
+                sim.dbl[end] = outer is not None and outer.tile.is_double
+                sim.occ[end] = bool(table.arm(end))
+            elif sim.kind == FIVES:
+                sim.occ[end] = sim.hub and table.arm_occupied(end)
+        return sim
+
+    def copy(self) -> Sim:
+        sim = Sim.__new__(Sim)
+        sim.kind = self.kind
+        sim.seats = self.seats
+        sim.hands = [list(hand) for hand in self.hands]
+        sim.bone = list(self.bone)
+        sim.turn = self.turn
+        sim.totals = list(self.totals)
+        sim.target = self.target
+        sim.passed = self.passed
+        sim.drew = self.drew
+        sim.out = list(self.out)
+        sim.end = self.end
+        sim.ends = list(self.ends)
+        sim.occ = list(self.occ)
+        sim.dbl = list(self.dbl)
+        sim.hub = self.hub
+        sim.nends = self.nends
+        sim.opening = self.opening
+        sim.careful = self.careful
+        return sim
+
+    # -- the table -----------------------------------------------------------
+
+    def _open(self, tile: Tile, west: int) -> bool:
+        """Lay the opening; True if it is the fives spinner."""
+        double = tile[0] == tile[1]
+        self.ends[W] = west
+        self.ends[E] = tile[0] + tile[1] - west
+        if self.kind == MUGGINS:
+            self.dbl[W] = self.dbl[E] = double
+        self.nends = 2
+        if self.kind == FIVES and double:
+            self.hub = True
+            self.ends[N] = self.ends[S] = west
+            self.nends = 4
+            return True
+        return False
+
+    def _attach(self, tile: Tile, end: int) -> bool:
+        """Lay `tile` at `end`; True if it is the fives spinner."""
+        ends = self.ends
+        value = ends[end]
+        double = tile[0] == tile[1]
+        if self.kind == FIVES:
+            ends[end] = tile[0] + tile[1] - value
+            if self.hub:
+                self.occ[end] = True
+                return False
+            if double:
+                # The first double, laid on the line: nothing beyond it yet on its
+                # own side, the line behind it on the other.
+                self.hub = True
+                self.occ[end] = False
+                self.occ[1 - end] = True
+                ends[N] = ends[S] = value
+                self.nends = 4
+                return True
+            return False
+        if self.kind == MUGGINS:
+            if not self.hub and end <= E and self.dbl[end] and (self.occ[end] or self.occ[1 - end]):
+                # A tile on a line end closes the double showing there (the opening
+                # double once both its sides are covered): the first double
+                # closed becomes the house.
+                self.hub = True
+                ends[N] = ends[S] = value
+                self.nends = 4
+            self.occ[end] = True
+            self.dbl[end] = double
+        ends[end] = tile[0] + tile[1] - value
+        return False
+
+    def _points(self, spinner: bool) -> int:
+        """What the move just laid scores by itself."""
+        kind = self.kind
+        ends = self.ends
+        if kind == FIVES:
+            if spinner:
+                return 2
+            occ = self.occ
+            if self.hub and occ[0] and occ[1] and occ[2] and occ[3]:
+                total = ends[0] + ends[1] + ends[2] + ends[3]
+                if total > 0 and total % 5 == 0:
+                    return 4
+            return 0
+        if kind == MUGGINS:
+            occ = self.occ
+            dbl = self.dbl
+            if not occ[W] and not occ[E] and dbl[W]:
+                total = ends[W] * 2  # a lone opening double counts once
+            else:
+                total = 0
+                for end in (0, 1) if not self.hub else (0, 1, 2, 3):
+                    if end <= E or occ[end]:
+                        total += ends[end] * 2 if dbl[end] else ends[end]
+            return total // 5 if total > 0 and total % 5 == 0 else 0
+        return 0
+
+    def _play_effect(self, tile: Tile, end: int) -> tuple[int, list[int]]:
+        """What one tile laid at `end` would score, and the open ends' values after it.
+
+        The same as `_lay` and `_points` without touching the table: the greedy
+        ranking asks this of every candidate of every simulated move.
+        """
+        ends = self.ends
+        value = ends[end]
+        new = tile[0] + tile[1] - value
+        values = ends[: self.nends]
+        values[end] = new
+        kind = self.kind
+        if kind == FIVES:
+            if not self.hub:
+                if tile[0] == tile[1]:
+                    values += (value, value)
+                    return 2, values
+                return 0, values
+            occ = self.occ
+            for other in range(4):
+                if other != end and not occ[other]:
+                    return 0, values
+            total = values[0] + values[1] + values[2] + values[3]
+            return (4 if total > 0 and total % 5 == 0 else 0), values
+        if kind == MUGGINS:
+            occ = self.occ
+            dbl = self.dbl
+            if not self.hub and end <= E and dbl[end] and (occ[end] or occ[1 - end]):
+                values += (value, value)  # a new house: its N and S sides count once covered
+            # After any play a line arm is covered, so the lone opening double never
+            # applies here.
+            total = 0
+            for other in range(self.nends):
+                if other == end:
+                    total += new * 2 if tile[0] == tile[1] else new
+                elif other <= E or occ[other]:
+                    total += ends[other] * 2 if dbl[other] else ends[other]
+            return (total // 5 if total > 0 and total % 5 == 0 else 0), values
+        return 0, values
+
+    def _save(self) -> tuple[list[int], list[bool], list[bool], bool, int]:
+        return (list(self.ends), list(self.occ), list(self.dbl), self.hub, self.nends)
+
+    def _restore(self, saved: tuple[list[int], list[bool], list[bool], bool, int]) -> None:
+        self.ends, self.occ, self.dbl, self.hub, self.nends = saved
+
+    def _lay(self, candidate: Candidate) -> int:
+        """Put the candidate's tiles on the table; the points the move scores."""
+        if len(candidate) > 1:
+            for tile, end in candidate:
+                self._attach(tile, end)
+            return self._points(False)
+        tile, end = candidate[0]
+        spinner = self._open(tile, -1 - end) if end < 0 else self._attach(tile, end)
+        return self._points(spinner)
+
+    # -- playing -------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        """Make an engine move (a legal one: it is not checked)."""
+        if isinstance(move, Play):
+            if move.end is None:
+                west = move.tile.high if move.west is None else move.west
+                self._make(((move.tile, -1 - west),))
+            else:
+                self._make(((move.tile, int(move.end)),))
+        elif isinstance(move, Doubles):
+            self._make(tuple((p.tile, int(p.end)) for p in move.plays if p.end is not None))
+        elif isinstance(move, Draw):
+            self._draw()
+        else:
+            self._pass()
+
+    def _can_draw(self) -> bool:
+        return bool(self.bone) and not (self.kind == TWOLANE and self.drew)
+
+    def _draw(self) -> None:
+        self.hands[self.turn].append(self.bone.pop())
+        self.drew = True
+
+    def _pass(self) -> None:
+        turn = self.turn
+        self.passed |= 1 << turn
+        self.drew = False
+        if self.kind == TWOLANE:
+            self.totals[turn] += PASS_PENALTY
+        if not self.bone:
+            passed = self.passed
+            if all(passed >> seat & 1 for seat, hand in enumerate(self.hands) if hand):
+                self._end_round("blocked", None)
+                return
+        self._next_turn()
+
+    def _make(self, candidate: Candidate) -> None:
+        turn = self.turn
+        hand = self.hands[turn]
+        points = self._lay(candidate)
+        for tile, _ in candidate:
+            hand.remove(tile)
+        self.passed = 0
+        self.drew = False
+        if points:
+            self.totals[turn] += points
+        if not hand:
+            if self.kind == FIVES and self.bone:
+                hand.append(self.bone.pop())
+            else:
+                self.out.append(turn)
+                if self.kind != TWOLANE or sum(1 for h in self.hands if h) <= 1:
+                    self._end_round("out", turn)
+                    return
+        if points and self.kind == MUGGINS and max(self.totals) >= MUGGINS_TARGET:
+            self.end = "target"
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        seats = self.seats
+        seat = (self.turn + 1) % seats
+        while not self.hands[seat]:
+            seat = (seat + 1) % seats
+        self.turn = seat
+
+    def _end_round(self, how: str, winner: int | None) -> None:
+        self.end = how
+        totals = self.totals
+        if self.kind == FIVES:
+            if winner is not None:
+                totals[winner] += 2
+            else:
+                fewest = min(totals)
+                for seat, total in enumerate(list(totals)):
+                    if total == fewest:
+                        totals[seat] += 1
+        elif self.kind == MUGGINS:
+            pips = [sum(t[0] + t[1] for t in hand) for hand in self.hands]
+            if winner is None:
+                lowest = min(pips)
+                holders = [seat for seat, p in enumerate(pips) if p == lowest]
+                if len(holders) != 1:
+                    return
+                winner = holders[0]
+            totals[winner] += (sum(pips) - pips[winner]) // 5
+
+    @property
+    def match_over(self) -> bool:
+        """Whether the match (twolane: the game) is over; only once the round has ended."""
+        if self.end is None:
+            return False
+        if self.kind == FIVES:
+            return self.target is not None and max(self.totals) >= self.target
+        if self.kind == MUGGINS:
+            return max(self.totals) >= MUGGINS_TARGET
+        return True
+
+    # -- the greedy policy -----------------------------------------------------
+
+    def candidates(self) -> list[Candidate]:
+        """The plays open to the seat to act, in the engine's `legal_moves` order."""
+        hand = self.hands[self.turn]
+        ends = self.ends
+        found: list[Candidate] = []
+        if self.nends == 0:
+            for tile in hand if self.opening is None else [self.opening]:
+                found.append(((tile, -1 - tile[0]),))
+                if tile[0] != tile[1]:
+                    found.append(((tile, -1 - tile[1]),))
+            return found
+        for end in range(self.nends):
+            value = ends[end]
+            for tile in hand:
+                if tile[0] == value or tile[1] == value:
+                    found.append(((tile, end),))
+        if found and self.kind == MUGGINS:
+            found.extend(self._double_combinations(hand))
+        return found
+
+    def _double_combinations(self, hand: list[Tile]) -> list[Candidate]:
+        ends = self.ends
+        options = []
+        for tile in hand:
+            if tile[0] == tile[1]:
+                fits = [end for end in range(self.nends) if ends[end] == tile[0]]
+                if fits:
+                    options.append((tile, fits))
+        if len(options) < 2:
+            return []
+        found: list[Candidate] = []
+
+        def extend(index: int, chosen: list[tuple[Tile, int]], used: int) -> None:
+            if index == len(options):
+                if len(chosen) >= 2:
+                    found.append(tuple(sorted(chosen, key=lambda play: play[1])))
+                return
+            extend(index + 1, chosen, used)
+            tile, fits = options[index]
+            for end in fits:
+                if not used >> end & 1:
+                    extend(index + 1, [*chosen, (tile, end)], used | 1 << end)
+
+        extend(0, [], 0)
+        return found
+
+    def key(self, candidate: Candidate, others_pips: float) -> Key:
+        """The greedy ranking of a candidate (see `engine.ai.greedy.move_key`)."""
+        hand = self.hands[self.turn]
+        if len(candidate) == 1 and candidate[0][1] >= 0:
+            points, values = self._play_effect(*candidate[0])
+        else:
+            saved = self._save()
+            points = self._lay(candidate)
+            values = self.ends[: self.nends]
+            self._restore(saved)
+        laid = [tile for tile, _ in candidate]
+        score = float(points)
+        fits = 0
+        kept = 0
+        left = 0
+        for tile in hand:
+            if tile in laid:
+                continue
+            left += 1
+            if tile[0] in values or tile[1] in values:
+                fits += 1
+            kept |= 1 << tile[0] | 1 << tile[1]
+        if not left:
+            if self.kind == FIVES:
+                score += 0.0 if self.bone else 2.0
+            elif self.kind == MUGGINS:
+                score += float(int(others_pips) // 5)
+        elif self.kind == TWOLANE and not fits:
+            score += TWOLANE_STUCK
+        return (score, sum(t[0] + t[1] for t in laid), fits, kept.bit_count())
+
+    def greedy_step(self) -> None:
+        """Make the greedy player's move for the seat to act."""
+        found = self.candidates()
+        if not found:
+            if self._can_draw():
+                self._draw()
+            else:
+                self._pass()
+            return
+        best = found[0]
+        if len(found) > 1:
+            turn = self.turn
+            others = 0
+            for seat, hand in enumerate(self.hands):
+                if seat != turn:
+                    for tile in hand:
+                        others += tile[0] + tile[1]
+            careful = turn == self.careful and self.kind == FIVES
+            best_key = self.key(best, others)
+            if careful:
+                best_key = (best_key[0] - self._threat(best), *best_key[1:])
+            for candidate in found[1:]:
+                key = self.key(candidate, others)
+                if careful:
+                    key = (key[0] - self._threat(candidate), *key[1:])
+                if key > best_key:
+                    best, best_key = candidate, key
+        self._make(best)
+
+    def _threat(self, candidate: Candidate) -> float:
+        """fives: the points the next seat may expect to score right after `candidate`.
+
+        Judged from what the mover can know: which tiles would score (at most two
+        per end: the sum must come to a multiple of 5), how many of them it cannot
+        see, and how many tiles the next seat holds.
+        """
+        saved = self._save()
+        self._lay(candidate)
+        ends = self.ends
+        targets: set[Tile] = set()
+        worth = 4
+        if not self.hub:
+            worth = 2  # the first double
+            for end in range(self.nends):
+                targets.add(TILE_OF[ends[end]][ends[end]])
+        else:
+            occ = self.occ
+            empty = [end for end in range(4) if not occ[end]]
+            if len(empty) <= 1:
+                total = ends[0] + ends[1] + ends[2] + ends[3]
+                for end in empty or range(4):
+                    value = ends[end]
+                    for other in range(7):
+                        after = total - value + other
+                        if after > 0 and after % 5 == 0:
+                            targets.add(TILE_OF[value][other])
+        self._restore(saved)
+        if not targets:
+            return 0.0
+        turn = self.turn
+        unseen = len(self.bone)
+        found = 0
+        for seat, hand in enumerate(self.hands):
+            if seat != turn:
+                unseen += len(hand)
+                for tile in hand:
+                    if tile in targets:
+                        found += 1
+        found += sum(1 for tile in self.bone if tile in targets)
+        if not found:
+            return 0.0
+        nxt = (turn + 1) % self.seats
+        while not self.hands[nxt]:
+            nxt = (nxt + 1) % self.seats
+        held = len(self.hands[nxt]) if nxt != turn else 0
+        return worth * (1.0 - (1.0 - found / unseen) ** held)
+
+    def play_out(self) -> None:
+        """Greedy play for every seat until the round ends."""
+        while self.end is None:
+            self.greedy_step()

@@ -1,0 +1,451 @@
+"""Computer players (`engine.ai`): legal moves only, no peeking, greedy's rules, the expert's
+time cap, the determinization sampler and the fast rollout simulation."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+
+import pytest
+
+from engine import (
+    ALL_TILES,
+    Doubles,
+    Draw,
+    Game,
+    Move,
+    Pass,
+    Play,
+    SeatView,
+    Tile,
+    view_for,
+)
+from engine.ai import (
+    PLAYERS,
+    ExpertPlayer,
+    GreedyPlayer,
+    RandomPlayer,
+    Sim,
+    World,
+    check_world,
+    knowledge_from_view,
+    make_player,
+    sample_world,
+    world_game,
+)
+from engine.ai.expert import race
+from engine.ai.greedy import greedy_move_in
+from engine.ai.hidden import Slot, values_of
+
+VARIANTS = ("fives", "muggins", "twolane")
+NAMES = ["A", "B", "C", "D"]
+
+
+def T(text: str) -> Tile:
+    return Tile.parse(text)
+
+
+def fast_expert(seed: int = 0) -> ExpertPlayer:
+    return ExpertPlayer(seed, rollouts=24, time_cap=None)
+
+
+def random_position(variant: str, players: int, seed: int) -> Game:
+    """A game some random (and some greedy) moves in, with a seat to act."""
+    rng = random.Random(seed)
+    game = Game.new(variant, NAMES[:players], seed=seed)
+    for _ in range(rng.randrange(0, 60)):
+        if game.over:
+            break
+        legal = game.legal_moves()
+        move = greedy_move_in(game) if rng.random() < 0.5 else legal[rng.randrange(len(legal))]
+        game.push(move)
+    if game.over:
+        return Game.new(variant, NAMES[:players], seed=seed + 1000)
+    return game
+
+
+def positions(count: int) -> list[tuple[str, int, int]]:
+    return [(VARIANTS[i % 3], 2 + (i // 3) % 3, i) for i in range(count)]
+
+
+def hidden_tiles(game: Game, seat: int) -> tuple[list[list[Tile]], list[Tile]]:
+    rnd = game.round
+    return [[] if s == seat else list(h) for s, h in enumerate(rnd.hands)], list(rnd.boneyard)
+
+
+# -- every player plays legally ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), positions(45))
+def test_players_return_a_legal_move(variant: str, players: int, seed: int) -> None:
+    game = random_position(variant, players, seed)
+    seat = game.turn
+    assert seat is not None
+    view = view_for(game, seat)
+    for player in (RandomPlayer(seed), GreedyPlayer(seed), fast_expert(seed)):
+        assert player.choose(view) in game.legal_moves()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_whole_games_between_players_stay_legal(variant: str) -> None:
+    for players in (2, 3, 4):
+        game = Game.new(variant, NAMES[:players], seed=players)
+        lineup = [fast_expert(1), GreedyPlayer(2), RandomPlayer(3), GreedyPlayer(4)]
+        while not game.over:
+            seat = game.turn
+            assert seat is not None
+            game.push(lineup[seat].choose(view_for(game, seat)), seat)  # raises if illegal
+
+
+def test_make_player_builds_every_registered_player() -> None:
+    game = Game.new("fives", NAMES[:2], seed=5)
+    view = view_for(game, game.turn)
+    for name in PLAYERS:
+        player = make_player(name, seed=1, time_cap=0.2, clock=time.perf_counter)
+        assert player.choose(view) in view.legal
+    with pytest.raises(ValueError, match="unknown player"):
+        make_player("grandmaster")
+
+
+def test_a_player_refuses_a_view_that_is_not_its_turn() -> None:
+    game = Game.new("fives", NAMES[:2], seed=5)
+    assert game.turn is not None
+    other = 1 - game.turn
+    with pytest.raises(ValueError, match="not this seat's turn"):
+        GreedyPlayer().choose(view_for(game, other))
+
+
+# -- no peeking ------------------------------------------------------------------------
+
+
+def reshuffled(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same game with the tiles `seat` cannot see dealt again among the same places."""
+    other = game.copy()
+    rnd = other.round
+    hidden = [t for s, h in enumerate(rnd.hands) if s != seat for t in h] + rnd.boneyard
+    rng.shuffle(hidden)
+    for s, hand in enumerate(rnd.hands):
+        if s != seat:
+            size = len(hand)
+            rnd.hands[s] = hidden[:size]
+            hidden = hidden[size:]
+    rnd.boneyard = hidden
+    return other
+
+
+def same_view(a: SeatView, b: SeatView) -> SeatView:
+    """`b`, after checking it shows what `a` does.
+
+    twolane's provisional places rank by pips left in hand, which the view's
+    standings let slip; the players never read them.
+    """
+    if a.variant == "twolane":
+        b = replace(b, standings=a.standings)
+    assert a == b
+    return b
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), positions(30))
+def test_players_see_only_the_view(variant: str, players: int, seed: int) -> None:
+    game = random_position(variant, players, seed)
+    seat = game.turn
+    assert seat is not None
+    twin = reshuffled(game, seat, random.Random(seed))
+    view = view_for(game, seat)
+    twin_view = same_view(view, view_for(twin, seat))
+    for make in (RandomPlayer, GreedyPlayer, fast_expert):
+        assert make(seed).choose(view) == make(seed).choose(twin_view)
+
+
+def test_the_view_does_not_move_with_the_game() -> None:
+    game = Game.new("fives", NAMES[:2], seed=9)
+    game.push(game.legal_moves()[0])
+    view = view_for(game, game.turn)
+    ends = list(view.table.ends)
+    game.push(game.legal_moves()[0])
+    assert view.table.ends == ends
+
+
+# -- deterministic ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_players_are_deterministic_for_a_seed(variant: str) -> None:
+    game = random_position(variant, 3, 77)
+    view = view_for(game, game.turn)
+    for make in (RandomPlayer, GreedyPlayer, fast_expert):
+        assert make(5).choose(view) == make(5).choose(view)
+        player = make(5)
+        assert player.choose(view) == player.choose(view)  # no state carried between calls
+
+
+def test_random_player_depends_on_its_seed() -> None:
+    game = Game.new("muggins", NAMES[:2], seed=3)
+    game.push(game.legal_moves()[0])
+    while len(game.legal_moves()) < 3:
+        game.push(game.legal_moves()[0])
+    view = view_for(game, game.turn)
+    assert len({RandomPlayer(seed).choose(view) for seed in range(40)}) > 1
+
+
+# -- greedy -----------------------------------------------------------------------------
+
+
+def worked_example(moves: list[str]) -> Game:
+    """RULES.md's fives worked example after `moves`."""
+    game = Game.empty("fives", NAMES)
+    hands = [
+        [T(t) for t in ["4:1", "5:3", "1:1", "4:4", "5:1"]],
+        [T(t) for t in ["2:2", "4:3", "5:5", "1:6", "3:0"]],
+        [T(t) for t in ["0:1", "0:6", "3:3", "6:6", "5:0"]],
+        [T(t) for t in ["5:6", "2:1", "4:6", "3:6", "0:4"]],
+    ]
+    boneyard = [T(t) for t in ["0:0", "0:2", "1:3", "2:3", "2:4", "2:5", "2:6", "4:5"]]
+    game.start_round(0, hands, boneyard)
+    for text in moves:
+        game.push(game.parse_move(text))
+    return game
+
+
+def test_greedy_takes_the_fives_score() -> None:
+    # Ends 0 6 2 4 = 12: Ирина's 3:0 on W makes 15 (+4); 2:2@N and 4:3@S do not score.
+    game = worked_example(["1:1", "1:6@E", "0:1@W", "2:1@N", "1:4@S"])
+    view = view_for(game, 1)
+    assert len(view.legal) >= 3
+    assert GreedyPlayer().choose(view) == game.parse_move("3:0@W")
+
+
+def test_greedy_sheds_the_heavier_tile_when_nothing_scores() -> None:
+    # Spinner 1:1 with W, N and S empty: nothing counts, so Ольга lays her heaviest tile.
+    game = worked_example(["1:1", "1:6@E"])
+    view = view_for(game, 2)
+    assert game.parse_move("0:1@W") in view.legal
+    assert GreedyPlayer().choose(view) == game.parse_move("6:6@E")
+
+
+def test_greedy_takes_the_muggins_count_over_a_heavier_tile() -> None:
+    # 3:2 opens, 2:2 on E: W 3, E 2:2 (counts 4). 3:1@W counts 1 + 4 = 5 and scores 1;
+    # the heavier 3:5@W counts 9 and scores nothing.
+    game = Game.empty("muggins", NAMES[:2])
+    first = [T(t) for t in ["3:2", "3:1", "5:3", "6:4", "6:5", "4:4", "6:6"]]
+    second = [T(t) for t in ["2:2", "0:0", "1:0", "1:1", "2:0", "5:0", "5:1"]]
+    used = set(first) | set(second)
+    game.start_round(0, [first, second], [t for t in ALL_TILES if t not in used])
+    game.push(game.parse_move("3:2"))
+    game.push(game.parse_move("2:2@E"))
+    view = view_for(game, 0)
+    assert {game.parse_move("3:1@W"), game.parse_move("5:3@W")} <= set(view.legal)
+    assert GreedyPlayer().choose(view) == game.parse_move("3:1@W")
+
+
+# -- the expert's time cap ----------------------------------------------------------------
+
+
+def worst_case_view() -> SeatView:
+    """Four players of muggins opening a later round: seven tiles each, any opening."""
+    game = Game.new("muggins", NAMES, seed=11)
+    while game.round.number == 1:
+        game.push(greedy_move_in(game))
+    assert not game.round.table.ends
+    return view_for(game, game.turn)
+
+
+def test_expert_answers_within_the_time_cap() -> None:
+    view = worst_case_view()
+    capped = ExpertPlayer(1, rollouts=None, time_cap=0.25, clock=time.perf_counter)
+    for player in (ExpertPlayer(1), ExpertPlayer(1, clock=time.perf_counter), capped):
+        started = time.perf_counter()
+        move = player.choose(view)
+        assert time.perf_counter() - started < 0.5
+        assert move in view.legal
+
+
+def test_expert_needs_a_budget_it_can_keep() -> None:
+    # The engine reads no clock: a time cap alone, with no clock to read it on, is no budget.
+    with pytest.raises(ValueError, match="rollouts"):
+        ExpertPlayer(1, rollouts=None, time_cap=0.4)
+
+
+def test_expert_answers_even_when_the_cap_leaves_no_time() -> None:
+    # A clock that jumps past the cap at once: the expert still answers, legally.
+    ticks = iter(range(10**6))
+    player = ExpertPlayer(1, rollouts=None, time_cap=0.5, clock=lambda: float(next(ticks)))
+    view = worst_case_view()
+    assert player.choose(view) in view.legal
+
+
+# -- the determinization sampler -----------------------------------------------------------
+
+
+def played_out(variant: str, players: int, seed: int, steps: int) -> Game:
+    """A game played greedily for `steps` moves (draws and passes included) within round 1."""
+    game = Game.new(variant, NAMES[:players], seed=seed)
+    for _ in range(steps):
+        before = len(game.rounds)
+        move = greedy_move_in(game)
+        game.push(move)
+        if len(game.rounds) != before or game.over:
+            return Game.new(variant, NAMES[:players], seed=seed)
+    return game
+
+
+def drawn_positions(count: int) -> list[tuple[str, int, int]]:
+    return [(VARIANTS[i % 3], 2 + i % 2, 500 + i) for i in range(count)]
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), drawn_positions(24))
+def test_sampled_worlds_respect_everything_public(variant: str, players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    game = played_out(variant, players, seed, rng.randrange(8, 30))
+    if game.over or game.turn is None:
+        pytest.skip("the round ended")
+    for seat in range(players):
+        view = view_for(game, seat)
+        knowledge = knowledge_from_view(view)
+        # The truth is one of the worlds the seat thinks possible; the game was
+        # played greedily, so even what it read from the plays holds.
+        hands, boneyard = hidden_tiles(game, seat)
+        truth = World(tuple(tuple(h) for h in hands), tuple(boneyard))
+        assert check_world(knowledge, truth, believe=True) == []
+        for _ in range(20):
+            world = sample_world(knowledge, rng)
+            assert check_world(knowledge, world) == []
+            assert [len(h) for s, h in enumerate(world.hands) if s != seat] == [
+                n for s, n in enumerate(view.hand_sizes) if s != seat
+            ]
+            assert len(world.boneyard) == view.boneyard_size
+            everything = [t for h in world.hands for t in h] + list(world.boneyard)
+            everything += list(view.hand) + view.table.tiles()
+            assert sorted(everything) == sorted(ALL_TILES)
+
+
+def test_a_seat_that_drew_is_never_dealt_the_values_it_lacked() -> None:
+    # Seat 1 cannot match the opening's 6 and 4 and draws until it can.
+    game = Game.empty("fives", NAMES[:2])
+    first = [T(t) for t in ["6:4", "6:6", "5:5", "4:4", "6:5", "6:3"]]
+    second = [T(t) for t in ["0:0", "1:0", "1:1", "2:1", "2:2", "3:1"]]
+    used = set(first) | set(second)
+    boneyard = [T(t) for t in ["3:0", "2:0", "5:0", "6:0"]]
+    boneyard += [t for t in ALL_TILES if t not in used and t not in boneyard]
+    game.start_round(0, [first, second], boneyard)
+    for text in ["6:4", "draw", "draw", "draw", "draw", "6:0@W"]:
+        game.push(game.parse_move(text))
+    view = view_for(game, 0)
+    knowledge = knowledge_from_view(view)
+    # Three drawn tiles stayed in the hand after the draws that followed them.
+    assert [values_of(slot.lacks) for slot in knowledge.slots[1]] == [{4, 6}] * 9
+    rng = random.Random(1)
+    for _ in range(200):
+        world = sample_world(knowledge, rng)
+        assert not any(t.has(6) or t.has(4) for t in world.hands[1])
+
+
+def test_the_determinized_game_plays_on_from_the_view() -> None:
+    for variant, players, seed in positions(18):
+        game = random_position(variant, players, seed)
+        seat = game.turn
+        assert seat is not None
+        view = view_for(game, seat)
+        knowledge = knowledge_from_view(view)
+        # Half the moves were random, so what was read from play may be wrong; the
+        # rules' certainties still hold for the truth and for every guess.
+        hands, boneyard = hidden_tiles(game, seat)
+        truth = World(tuple(tuple(h) for h in hands), tuple(boneyard))
+        assert check_world(knowledge, truth) == []
+        world = sample_world(knowledge, random.Random(seed))
+        assert check_world(knowledge, world) == []
+        guess = world_game(view, world)
+        assert guess.legal_moves() == view.legal
+        assert guess.totals == list(view.totals)
+        assert view_for(guess, seat).hand == view.hand
+        while guess.round.end is None:
+            guess.push(greedy_move_in(guess))
+
+
+def test_beliefs_that_cannot_all_hold_give_way_to_certainties() -> None:
+    knowledge = knowledge_from_view(view_for(random_position("fives", 2, 3), 0))
+    everything = (1 << len(ALL_TILES)) - 1
+    opponent = 1 - knowledge.seat
+    doubted = replace(
+        knowledge,
+        slots=tuple(
+            tuple(Slot(slot.lacks, everything) for slot in slots) if seat == opponent else slots
+            for seat, slots in enumerate(knowledge.slots)
+        ),
+    )
+    world = sample_world(doubted, random.Random(1))
+    assert check_world(doubted, world) == []
+    assert check_world(doubted, world, believe=True) != []
+
+
+# -- racing candidates -----------------------------------------------------------------------
+
+
+def test_racing_drops_only_the_clearly_worse_candidates() -> None:
+    noise = [random.Random(4).uniform(-1, 1) for _ in range(12)]
+    values = [
+        [5 + n for n in noise],  # the leader
+        [5 + n + (0.3 if i % 2 else -0.3) for i, n in enumerate(noise)],  # level with it
+        [1 + n for n in noise],  # always 4 behind
+    ]
+    assert race([0, 1, 2], values) == [0, 1]
+
+
+# -- the rollout simulation agrees with the engine -----------------------------------------
+
+
+def as_candidate(move: Move) -> tuple[tuple[Tile, int], ...]:
+    if isinstance(move, Doubles):
+        return tuple((p.tile, int(p.end)) for p in move.plays if p.end is not None)
+    assert isinstance(move, Play)
+    if move.end is None:
+        return ((move.tile, -1 - (move.tile.high if move.west is None else move.west)),)
+    return ((move.tile, int(move.end)),)
+
+
+def sim_state(sim: Sim) -> tuple[object, ...]:
+    return (
+        sim.hands,
+        sim.bone,
+        sim.turn,
+        sim.totals,
+        sim.passed,
+        sim.drew,
+        sim.out,
+        sim.end,
+        sim.ends[: sim.nends],
+        sim.occ[: sim.nends],
+        sim.dbl[: sim.nends],
+        sim.hub,
+    )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_simulation_follows_the_engine(variant: str) -> None:
+    for seed in range(40):
+        rng = random.Random(seed)
+        players = 2 + seed % 3
+        game = Game.new(variant, NAMES[:players], seed=seed)
+        while not game.over:
+            sim = Sim.from_game(game)
+            legal = game.legal_moves()
+            plays = [as_candidate(m) for m in legal if not isinstance(m, Draw | Pass)]
+            assert sim.candidates() == plays
+            greedy = greedy_move_in(game)
+            stepped = sim.copy()
+            stepped.greedy_step()
+            expected = sim.copy()
+            expected.apply(greedy)
+            assert sim_state(stepped) == sim_state(expected)
+            move = greedy if rng.random() < 0.5 else legal[rng.randrange(len(legal))]
+            number = len(game.rounds)
+            sim.apply(move)
+            game.push(move)
+            rnd = game.rounds[number - 1]
+            assert sim.end == rnd.end
+            if rnd.end is None:
+                assert sim_state(sim) == sim_state(Sim.from_game(game))
+            else:
+                assert sim.totals == game.totals
+                assert sim.match_over == game.over
