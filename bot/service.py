@@ -110,6 +110,7 @@ class GameService:
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
     ) -> tuple[ChatGame, bool]:
         """Seat `person` in the lobby; (game, False) if he already sits there."""
+        prefs = await self.store.user(person.user_id)
 
         def apply(tx: Tx) -> bool:
             game = _the_game(tx, game_id, "lobby")
@@ -117,7 +118,7 @@ class GameService:
                 return False
             if len(game.seats) >= MAX_SEATS:
                 raise Refusal("lobby_full")
-            game.seats.append(_human(person))
+            game.seats.append(_human(person, lang=prefs.lang or person.lang))
             game.lobby_rev += 1
             return True
 
