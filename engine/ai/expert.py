@@ -2,9 +2,13 @@
 
 For each decision it deals the hidden tiles many times, consistently with what the
 seat has seen (`engine.ai.hidden`), and in each such world plays every candidate
-move followed by greedy play for everybody to the end of the round. The move with
-the best average outcome for the match wins. Each world is shared by all the
-candidates, so luck in the deal cancels out of their comparison.
+move, then the rest of the round with everybody playing greedily (itself a little
+more carefully, see `Sim`) on the fast simulation (`engine.ai.sim`). The move with
+the best average outcome for the match wins: points against the best rival's,
+plus a bonus for a match won or lost in the simulation (twolane: the game won,
+and penalties). Each world is shared by all the candidates, so luck in the deal
+cancels out of their comparison, and candidates that trail clearly are dropped
+along the way (`race`) to spend the budget on the close ones.
 
 Budget: `rollouts` simulated playouts per decision, which makes play reproducible
 for a seed; `time_cap` is a hard wall-clock cap for live play on top of that. The

@@ -68,7 +68,7 @@ class Knowledge:
     free when its tile enters the hand (the deal, a draw, a fives refill) and
     gathers what every later draw, pass or play by that seat reveals, so each
     slot's constraints include those of every later one. A played tile closes
-    the oldest slot it is compatible with: of all the ways the tiles may have
+    the oldest slot the rules allow it in: of all the ways the tiles may have
     been held, that leaves the weakest (so never wrong) constraints on the rest.
     """
 
@@ -171,16 +171,18 @@ def _preferred(
 
 
 def _close_slot(slots: list[Slot], tile: Tile) -> None:
-    """Remove the slot `tile` was held in: the oldest (most constrained) one it fits."""
-    if not slots:
-        return
-    for believe in (True, False):
-        for index, slot in enumerate(slots):
-            if slot.allows(tile, believe):
-                del slots[index]
-                return
-    # An inconsistent log (it cannot happen in a real game) loses the newest slot.
-    del slots[-1]
+    """Remove the slot `tile` was held in: the oldest one the rules allow it in.
+
+    Judged by the rules alone, not by belief: the oldest such slot is the most
+    constrained, so what stays is the weakest in both respects and never rules
+    out what really happened.
+    """
+    for index, slot in enumerate(slots):
+        if slot.allows(tile, believe=False):
+            del slots[index]
+            return
+    if slots:  # an inconsistent log (no real game makes one) loses the newest slot
+        del slots[-1]
 
 
 @dataclass(frozen=True, slots=True)
