@@ -1,0 +1,557 @@
+"""An in-process harness: the real application, polling a fake Bot API, in the test's loop.
+
+The `h` fixture starts a `FakeBotApi`, builds the application with
+`build_application` on the test's Redis prefix and runs it the way `run_polling`
+does: `initialize()` (which does not call `post_init`), `post_init`, polling,
+`start()`; and the reverse at the end (`post_stop`, `shutdown()`,
+`post_shutdown`). The services share one `Clock` a test can move forward, so a
+deadline can pass without waiting for it. `Harness` plays the
+people: it types commands, follows the Join link, presses buttons and waits for
+the bot's answers, and it reads and edits the stored game directly when a test
+needs a chosen position or a deadline that has passed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.ext import Application
+
+from bot import computer
+from bot.app import build_application
+from bot.handlers.common import Deps
+from bot.i18n import translator
+from bot.service import GameService
+from bot.settings import Settings
+from bot.storage.keys import Keys
+from bot.storage.models import ChatGame
+from bot.storage.store import Store, Tx
+from bot.sweeper import Sweeper
+from bot.sync import Syncer
+from bot.texts import REFUSALS
+from engine import Game, Tile
+from tests.fakebotapi import CallbackAnswer, FakeBotApi, MessageView
+
+HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
+JOIN = re.compile("Присоединиться|Join")
+
+
+class Clock:
+    """The real time plus an offset a test can move forward (deadlines without waiting)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+def make_settings(api: FakeBotApi, redis_url: str, key_prefix: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "telegram_bot_token": api.token,
+        "telegram_api_url": api.url,
+        "redis_url": redis_url,
+        "key_prefix": key_prefix,
+        "computer_delay_seconds": 0.05,
+        "group_edit_interval_seconds": 0.05,
+        "group_messages_per_minute": 600,
+        "sweep_interval_seconds": 0.05,
+        "turn_seconds": 90,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+class Running:
+    """One running application (a bot process, in this loop)."""
+
+    def __init__(self, app: Application, clock: Clock) -> None:  # type: ignore[type-arg]
+        self.app = app
+        self.clock = clock
+
+    @property
+    def deps(self) -> Deps:
+        found = self.app.bot_data["deps"]
+        assert isinstance(found, Deps)
+        return found
+
+    @property
+    def sweeper(self) -> Sweeper:
+        found = self.app.bot_data["sweeper"]
+        assert isinstance(found, Sweeper)
+        return found
+
+    async def start(self) -> Running:
+        """What `Application.run_polling` does before it idles."""
+        app = self.app
+        await app.initialize()
+        if app.post_init is not None:
+            await app.post_init(app)
+        deps = self.deps
+        deps.service.clock = self.clock
+        deps.syncer.clock = self.clock
+        self.sweeper.clock = self.clock
+        assert app.updater is not None
+        await app.updater.start_polling(
+            timeout=1,
+            poll_interval=0,
+            allowed_updates=["message", "callback_query", "my_chat_member"],
+        )
+        await app.start()
+        return self
+
+    async def stop(self) -> None:
+        """What `run_polling` does after it was told to stop."""
+        app = self.app
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)
+        await app.shutdown()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+
+
+@dataclass
+class Harness:
+    api: FakeBotApi
+    settings: Settings
+    redis_url: str
+    key_prefix: str
+    clock: Clock = field(default_factory=Clock)
+    running: list[Running] = field(default_factory=list)
+    own_store: Store | None = None
+
+    # -- the application ------------------------------------------------------------
+
+    async def launch(self, **overrides: Any) -> Running:
+        settings = make_settings(self.api, self.redis_url, self.key_prefix, **overrides)
+        run = await Running(build_application(settings), self.clock).start()
+        self.running.append(run)
+        return run
+
+    async def stop(self, run: Running) -> None:
+        await run.stop()
+        self.running.remove(run)
+
+    @property
+    def deps(self) -> Deps:
+        return self.running[0].deps
+
+    @property
+    def store(self) -> Store:
+        """The test's own view of the stored games (it outlives any one application)."""
+        assert self.own_store is not None
+        return self.own_store
+
+    @property
+    def service(self) -> GameService:
+        return self.deps.service
+
+    @property
+    def syncer(self) -> Syncer:
+        return self.deps.syncer
+
+    # -- people and chats -----------------------------------------------------------
+
+    def people(self, *names: str, lang: str = "ru") -> list[int]:
+        return [self.api.add_user(name, language_code=lang) for name in names]
+
+    def group(
+        self,
+        owner: int,
+        members: Iterable[int] = (),
+        admins: Iterable[int] = (),
+        title: str = "Домино",
+        is_forum: bool = False,
+    ) -> int:
+        return self.api.add_group(
+            title, owner=owner, members=list(members), admins=list(admins), is_forum=is_forum
+        )
+
+    # -- talking to the bot ---------------------------------------------------------
+
+    async def say(
+        self,
+        user: int,
+        chat: int,
+        text: str,
+        thread_id: int | None = None,
+        reply: bool = True,
+        timeout: float = 10,
+    ) -> MessageView:
+        """The user writes `text`; the bot's reply to it (`reply=False`: its next text message)."""
+        sent = self.api.send_text(user, chat, text, thread_id=thread_id)
+        return await self.api.wait_message_async(
+            chat,
+            after=sent,
+            where=(lambda m: m.reply_to == sent) if reply else (lambda m: m.photo is None),
+            timeout=timeout,
+        )
+
+    async def forge(
+        self, user: int, chat: int, data: str, thread_id: int | None = None
+    ) -> CallbackAnswer:
+        """The user presses a button carrying `data` that the bot never made (or no longer shows).
+
+        A real client sends whatever a button carries; the fake server only lets a user press
+        buttons that are there, so the button is put on a message of its own first.
+        """
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("·", callback_data=data)]])
+        message = await self.running[0].app.bot.send_message(
+            chat, "·", reply_markup=markup, message_thread_id=thread_id
+        )
+        return await self.press(user, chat, message.message_id, data)
+
+    async def start_bot(self, user: int, payload: str | None = None) -> MessageView:
+        sent = self.api.start_bot(user, payload)
+        return await self.api.wait_message_async(user, after=sent, where=lambda m: m.text)
+
+    async def press(
+        self, user: int, chat: int, message_id: int, data: str, timeout: float = 10
+    ) -> CallbackAnswer:
+        query = self.api.press(user, chat, message_id, data)
+        return await self.api.callback_answer_async(query, timeout)
+
+    async def press_text(
+        self, user: int, chat: int, message_id: int, label: str | re.Pattern[str]
+    ) -> CallbackAnswer:
+        button = self.api.message(chat, message_id).button(
+            re.compile(label) if isinstance(label, str) else label
+        )
+        assert button.callback_data is not None
+        return await self.press(user, chat, message_id, button.callback_data)
+
+    async def wait(
+        self, predicate: Callable[[FakeBotApi], Any], what: str, timeout: float = 10
+    ) -> Any:
+        return await self.api.wait_for_async(predicate, timeout, what)
+
+    async def settle(self, quiet: float = 0.3) -> None:
+        """Until the bot made no call for `quiet` seconds (and every update was fetched)."""
+        await asyncio.to_thread(self.api.wait_quiet, quiet, 20)
+
+    async def game(self, chat: int, thread_id: int | None = None) -> ChatGame:
+        found = await self.store.load(chat, thread_id)
+        assert found is not None
+        return found
+
+    async def raw(self, chat: int, thread_id: int | None = None) -> bytes | None:
+        """The stored game exactly as Redis holds it."""
+        value = await self.store.redis.get(self.store.keys.game(chat, thread_id))
+        return value if value is None else bytes(value)
+
+    # -- the lobby ------------------------------------------------------------------
+
+    async def newgame(
+        self, user: int, chat: int, variant: str = "", thread_id: int | None = None
+    ) -> MessageView:
+        """/newgame: the lobby message (once the bot has recorded it)."""
+        lobby = await self.say(user, chat, f"/newgame {variant}".strip(), thread_id, reply=False)
+        assert lobby.buttons, lobby.content
+
+        async def recorded() -> bool:
+            game = await self.store.load(chat, thread_id)
+            return game is not None and game.lobby_message_id == lobby.id
+
+        await self.until(recorded, "the lobby message recorded")
+        return lobby
+
+    async def join(
+        self, user: int, chat: int, lobby: MessageView, expect_edit: bool = True
+    ) -> MessageView:
+        """The user follows the lobby's Join link; the bot's answer in private."""
+        edits = self.api.message(chat, lobby.id).edit_count
+        sent = self.api.follow_url_button(user, chat, lobby.id, JOIN)
+        answer = await self.api.wait_message_async(user, after=sent)
+        if expect_edit:
+            await self.wait(
+                lambda a: a.message(chat, lobby.id).edit_count > edits, "the lobby edited"
+            )
+        return answer
+
+    async def lobby_button(
+        self, user: int, chat: int, lobby: MessageView, action: str
+    ) -> CallbackAnswer:
+        """Press the lobby button of `action` (ce, cs, v, t, tm, lv, st, cx) as it is now."""
+        current = self.api.message(chat, lobby.id)
+        for button in current.buttons:
+            data = button.callback_data or ""
+            if data.startswith("L:") and data.endswith(f":{action}"):
+                return await self.press(user, chat, lobby.id, data)
+        raise AssertionError(f"no lobby button {action}: {current.describe_buttons()}")
+
+    async def lobby_settled(self, chat: int, thread_id: int | None = None) -> ChatGame:
+        """Until the lobby message shows the stored lobby."""
+
+        async def shown() -> ChatGame | None:
+            game = await self.store.load(chat, thread_id)
+            if game is not None and game.lobby_shows == game.lobby_rev and not game.group_busy:
+                return game
+            return None
+
+        result: ChatGame = await self.until(shown, "the lobby message up to date")
+        return result
+
+    async def table(
+        self,
+        variant: str = "fives",
+        people: int = 2,
+        computers: str = "",
+        lang: str = "ru",
+        start: bool = True,
+        names: tuple[str, ...] = ("Андрей", "Ирина", "Ольга", "Вадим"),
+    ) -> Table:
+        """A group with `people` persons seated (and computers: "e"/"s"), started or not."""
+        users = self.people(*names[:people], lang=lang)
+        chat = self.group(users[0], users[1:])
+        lobby = await self.newgame(users[0], chat, variant)
+        for kind in computers:
+            await self.lobby_settled(chat)
+            answer = await self.lobby_button(users[0], chat, lobby, "ce" if kind == "e" else "cs")
+            assert not answer.show_alert, answer
+        for user in users:
+            await self.lobby_settled(chat)
+            await self.join(user, chat, lobby)
+        await self.lobby_settled(chat)
+        found = Table(self, chat, users, lobby)
+        if start:
+            await found.start()
+        return found
+
+    async def until(
+        self, check: Callable[[], Any], what: str, timeout: float = 10, every: float = 0.02
+    ) -> Any:
+        """Await the async `check` until it returns something truthy."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = await check()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}: not within {timeout} s\n{self.api.dump(30)}")
+            await asyncio.sleep(every)
+
+    # -- hands and positions --------------------------------------------------------
+
+    def hand(self, user: int) -> MessageView | None:
+        """The user's newest message with hand buttons, if any."""
+        for message in reversed(self.api.messages(user, from_bot=True)):
+            if hand_buttons(message):
+                return message
+        return None
+
+    async def hand_for(self, user: int, version: int, timeout: float = 10) -> MessageView:
+        """The user's hand message with buttons of this game version."""
+
+        def found(api: FakeBotApi) -> MessageView | None:
+            for message in reversed(api.messages(user, from_bot=True)):
+                buttons = hand_buttons(message)
+                if buttons and all(_version(b.callback_data) == version for b in buttons):
+                    return message
+            return None
+
+        result: MessageView = await self.wait(found, f"hand of {user} at v{version}", timeout)
+        return result
+
+    async def set_position(
+        self, chat: int, engine_game: Game, thread_id: int | None = None, **changes: Any
+    ) -> ChatGame:
+        """Replace the running game's engine state (chosen hands), and bring Telegram in line."""
+        now = self.clock()
+        turn_seconds = changes.pop("turn_seconds", None)
+
+        def apply(tx: Tx) -> None:
+            game = tx.game
+            assert game is not None and game.status == "playing"
+            game.store_game(engine_game)
+            if turn_seconds is not None:
+                game.turn_seconds = turn_seconds
+            for key, value in changes.items():
+                setattr(game, key, value)
+            turn = engine_game.turn
+            if turn is not None:
+                seat = game.seats[turn]
+                human = seat.user_id is not None and not seat.computer
+                delay = game.turn_seconds if human else self.settings.computer_delay_seconds
+                game.deadline = now + delay
+                game.deadline_version = engine_game.version
+
+        game, _ = await self.store.change(chat, thread_id, apply)
+        assert game is not None
+        if game.deadline is not None:
+            await self.store.schedule(chat, thread_id, game.deadline)
+        await self.syncer.sync(chat, thread_id)
+        return game
+
+    async def finish(
+        self, chat: int, thread_id: int | None = None, timeout: float = 30
+    ) -> ChatGame:
+        """Every seat goes to an easy computer, which plays the game to the final table.
+
+        To keep tests short the match is first played out in memory and the stored game
+        jumps to the start of its last turn; the bot's sweeper plays from there, so the end
+        of the game (record, stats, final table) goes the way it always does.
+        """
+        now = self.clock()
+
+        def apply(tx: Tx) -> None:
+            assert tx.game is not None and tx.game.status == "playing"
+            engine_game = tx.game.game()
+            last_turn = engine_game.copy()
+            turn = 0
+            while not engine_game.over:
+                last_turn = engine_game.copy()
+                computer.turn_moves(engine_game, "easy", turn, 0.01)
+                turn += 1
+            tx.game.store_game(last_turn)
+            for seat in tx.game.seats:
+                seat.computer, seat.level = True, "easy"
+            tx.game.deadline = now
+
+        await self.store.change(chat, thread_id, apply)
+        await self.store.schedule(chat, thread_id, now)
+
+        async def final() -> ChatGame | None:
+            game = await self.store.load(chat, thread_id)
+            assert game is not None
+            return game if game.final_message_id is not None else None
+
+        result: ChatGame = await self.until(final, "the final table", timeout)
+        return result
+
+    async def expire(self, chat: int, thread_id: int | None = None) -> None:
+        """Move the clock past the current deadline (the sweeper then acts)."""
+        game = await self.game(chat, thread_id)
+        assert game.deadline is not None
+        self.clock.advance(game.deadline - self.clock() + 0.01)
+
+
+@dataclass
+class Table:
+    """A group with its people and its lobby (and, once started, its game)."""
+
+    h: Harness
+    chat: int
+    users: list[int]
+    lobby: MessageView
+
+    async def start(self) -> ChatGame:
+        answer = await self.h.lobby_button(self.users[0], self.chat, self.lobby, "st")
+        assert not answer.show_alert, answer
+        game = await self.h.until(self._board_shown, "the board posted")
+        return game  # type: ignore[no-any-return]
+
+    async def _board_shown(self) -> ChatGame | None:
+        game = await self.h.store.load(self.chat, None)
+        if game is not None and game.board.message_id is not None:
+            return game
+        return None
+
+    async def game(self) -> ChatGame:
+        return await self.h.game(self.chat)
+
+    async def board(self) -> MessageView:
+        game = await self.game()
+        assert game.board.message_id is not None
+        return self.h.api.message(self.chat, game.board.message_id)
+
+    async def board_caption(self, contains: str, timeout: float = 10) -> MessageView:
+        """Until the current board's caption contains `contains`."""
+
+        async def found() -> MessageView | None:
+            game = await self.h.store.load(self.chat, None)
+            if game is None or game.board.message_id is None:
+                return None
+            board = self.h.api.message(self.chat, game.board.message_id)
+            return board if contains in (board.caption or "") else None
+
+        result: MessageView = await self.h.until(found, f"board caption with {contains!r}", timeout)
+        return result
+
+    async def to_act(self) -> int | None:
+        """The user id of the seat to act (None: a computer, or nobody)."""
+        game = await self.game()
+        turn = game.game().turn
+        return None if turn is None else game.seats[turn].user_id
+
+
+def ru(code: str) -> str:
+    """What a refusal says in Russian (checked to be translated)."""
+    text = translator("ru")(REFUSALS[code])
+    assert text != REFUSALS[code], code
+    return text
+
+
+def en(code: str) -> str:
+    return REFUSALS[code]
+
+
+def hand_buttons(message: MessageView) -> list[Any]:
+    return [
+        b for b in message.buttons if b.callback_data and b.callback_data.startswith(HAND_KINDS)
+    ]
+
+
+def _version(data: str | None) -> int:
+    return int((data or "").split(":")[4])
+
+
+def tiles(text: str) -> list[Tile]:
+    """Tiles from their notation: `"6:4 3:3"` -> [6:4, 3:3]."""
+    return [Tile.parse(t) for t in text.split()]
+
+
+def position(
+    variant: str,
+    players: list[str],
+    hands: list[str],
+    starter: int = 0,
+    moves: Iterable[str] = (),
+    target: int | None = None,
+    seed: int = 7,
+) -> Game:
+    """A game in a chosen position: these hands (the rest is the boneyard), these moves."""
+    dealt = [tiles(hand) for hand in hands]
+    used = {t for hand in dealt for t in hand}
+    from engine import ALL_TILES
+
+    boneyard = [t for t in ALL_TILES if t not in used]
+    game = Game.empty(variant, players, target)
+    game.start_round(starter, dealt, boneyard)
+    game.seed = seed  # later rounds are dealt from it
+    for move in moves:
+        game.push(game.parse_move(move))
+    return game
+
+
+@pytest.fixture
+async def h(redis_url: str, key_prefix: str) -> AsyncIterator[Harness]:
+    """The fake Bot API and one running application on this test's key prefix."""
+    with FakeBotApi() as api:
+        harness = Harness(api, make_settings(api, redis_url, key_prefix), redis_url, key_prefix)
+        client = Redis.from_url(redis_url)
+        harness.own_store = Store(client, Keys(key_prefix))
+        await harness.launch()
+        try:
+            yield harness
+        finally:
+            for run in list(harness.running):
+                await harness.stop(run)
+            await client.aclose()
+
+
+__all__ = ["Clock", "Harness", "Running", "Table", "en", "hand_buttons", "position", "ru", "tiles"]

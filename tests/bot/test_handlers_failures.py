@@ -1,0 +1,231 @@
+"""When Telegram or Redis fail: blocked players, deleted boards, flood control, migration,
+a storage that does not answer and a stored game that cannot be read."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from redis.asyncio import Redis
+
+from tests.bot.conftest import Harness, Table, hand_buttons, position, ru
+from tests.fakebotapi import FakeBotApi
+
+NAMES = ["Андрей", "Ирина"]
+ANDREY_TO_ACT = position(
+    "fives",
+    NAMES,
+    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
+    moves=["6:5", "5:2@E"],
+)
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup "
+    "are exactly the same as a current content and reply markup of the message"
+)
+
+
+def delete_message(api: FakeBotApi, chat: int, message_id: int) -> None:
+    """Someone deletes a message in the chat (the fake server has no control call for it)."""
+    with api._st.lock:
+        api._st.chats[int(chat)].messages[message_id].deleted = True
+        api._st.changed()
+
+
+async def play_62(h: Harness, table: Table, chat: int | None = None) -> None:
+    """Андрей plays 6:2 on W from the position above (with buttons naming `chat`)."""
+    andrey = table.users[0]
+    game = await h.game(chat or table.chat)
+    hand = await h.hand_for(andrey, game.version)
+    tile = next(b for b in hand_buttons(hand) if b.callback_data.endswith(":62"))
+    if chat is not None:
+        assert tile.callback_data.startswith(f"P:{chat}:")
+    answer = await h.press(andrey, andrey, hand.id, tile.callback_data)
+    assert (answer.text, answer.show_alert) == ("К какому концу?", False), answer
+    ends = await h.wait(
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+    )
+    answer = await h.press(andrey, andrey, hand.id, ends.buttons[0].callback_data)
+    assert (answer.text, answer.show_alert) == ("Сыграно 6:2@W", False), answer
+
+
+async def board_up_to_date(h: Harness, chat: int) -> None:
+    async def shown() -> bool:
+        game = await h.game(chat)
+        return game.board.shows_version == game.version and not game.group_busy
+
+    await h.until(shown, "the board shows the last move")
+
+
+async def test_a_player_who_blocked_the_bot_is_played_by_the_computer(h: Harness) -> None:
+    table = await h.table("fives")
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    h.api.block_bot(table.users[1])
+    await play_62(h, table)  # Ирина's turn: her hand cannot reach her
+
+    async def computer_moved() -> bool:
+        game = await h.game(table.chat)
+        return game.game().round.moves[-1].seat == 1
+
+    await h.until(computer_moved, "the computer's move for Ирина")
+    game = await h.game(table.chat)
+    assert game.seats[1].computer and not game.seats[0].computer
+    await table.board_caption("Ирина заблокировал(а) бота — за него/неё играет компьютер.")
+    assert any(c.error_code == 403 for c in h.api.calls(("sendPhoto",), table.users[1], ok=False))
+
+
+async def test_a_deleted_board_is_posted_again(h: Harness) -> None:
+    table = await h.table("fives")
+    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await board_up_to_date(h, table.chat)
+    old = game.board.message_id
+    assert old is not None
+    delete_message(h.api, table.chat, old)
+    await play_62(h, table)
+
+    async def new_board() -> int | None:
+        game = await h.game(table.chat)
+        board = game.board.message_id
+        return board if board not in (None, old) and game.board.shows_version == 3 else None
+
+    board_id = await h.until(new_board, "a new board")
+    board = h.api.message(table.chat, board_id)
+    assert board.photo is not None and [b.text for b in board.buttons] == ["🁢 Мои кости"]
+    assert "Андрей: 6:2" in (board.caption or "")
+    # The game goes on, on the new board.
+    await h.settle()
+    assert (await h.game(table.chat)).board.message_id == board_id
+
+
+async def test_message_is_not_modified_counts_as_done(h: Harness) -> None:
+    table = await h.table("fives")
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await board_up_to_date(h, table.chat)
+    await h.settle()
+    photos = h.api.count_calls("sendPhoto", table.chat)
+    h.api.inject_error("editMessageMedia", table.chat, error_code=400, description=NOT_MODIFIED)
+    await play_62(h, table)
+    await board_up_to_date(h, table.chat)
+    await h.settle()
+    failed = h.api.calls("editMessageMedia", table.chat, ok=False)
+    assert [c.description for c in failed] == [NOT_MODIFIED]
+    assert h.api.count_calls("sendPhoto", table.chat) == photos  # no new board for it
+
+
+async def test_flood_control_waits_and_tries_again(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    h.api.inject_error("sendMessage", group, error_code=429, retry_after=1)
+    started = time.monotonic()
+    answer = await h.say(a, group, "/help")
+    assert answer.text.startswith("Домино для групповых чатов")
+    calls = h.api.calls("sendMessage", group)
+    assert [(c.ok, c.error_code) for c in calls] == [(False, 429), (True, None)]
+    assert calls[1].monotonic - calls[0].monotonic >= 1.0
+    assert time.monotonic() - started >= 1.0
+
+
+async def test_flood_control_on_a_board_edit(h: Harness) -> None:
+    table = await h.table("fives")
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await board_up_to_date(h, table.chat)
+    h.api.inject_error("editMessageMedia", table.chat, error_code=429, retry_after=1)
+    await play_62(h, table)
+    await board_up_to_date(h, table.chat)
+    edits = h.api.calls("editMessageMedia", table.chat)
+    assert [c.error_code for c in edits][-2:] == [429, None]
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await board_up_to_date(h, table.chat)
+    await h.settle()
+    new = h.api.migrate_group(table.chat)
+
+    async def moved() -> bool:
+        game = await h.store.load(new, None)
+        return game is not None and game.chat_id == new
+
+    await h.until(moved, "the game in the new chat")
+    assert await h.store.load(table.chat, None) is None
+    # The players' keyboards now name the new chat, and the game goes on there.
+    await h.wait(
+        lambda api: (m := h.hand(andrey)) and m.buttons[0].callback_data.startswith(f"P:{new}:"),
+        "a hand keyboard naming the supergroup",
+    )
+    await play_62(h, table, chat=new)
+    game = await h.game(new)
+    assert game.version == 3 and game.game().turn == 1
+
+    async def board_in_new_chat() -> bool:
+        current = await h.game(new)
+        board = current.board.message_id
+        return board is not None and current.board.shows_version == 3 and not current.group_busy
+
+    await h.until(board_in_new_chat, "the board in the supergroup")
+    board = h.api.message(new, (await h.game(new)).board.message_id or 0)
+    assert board.photo is not None and "Ходит: Ирина" in (board.caption or "")
+    answer = await h.say(irina, new, "/score")
+    assert "Ходит: Ирина" in answer.text
+    sent = h.api.send_text(andrey, new, "/newgame")
+    answer = await h.api.wait_message_async(new, after=sent, where=lambda m: m.text)
+    assert answer.text.startswith(ru("game_running")) and answer.reply_to == board.id
+
+
+async def test_a_storage_that_does_not_answer(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    lobby = await h.newgame(a, group)
+    store = h.running[0].deps.store
+    working = store.redis
+    broken = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
+    store.redis = broken
+    try:
+        for command in ("/newgame", "/score", "/stats"):
+            answer = await h.say(a, group, command)
+            assert answer.text == ru("storage_down"), command
+        answer = await h.lobby_button(a, group, lobby, "ce")
+        assert (answer.text, answer.show_alert) == (ru("storage_down"), True)
+        await h.start_bot(a)  # in private too
+        assert h.api.messages(a, from_bot=True)[-1].text == ru("storage_down")
+        await asyncio.sleep(0.2)  # the sweeper meets the failure too, and goes on
+        assert h.running[0].sweeper._task is not None and not h.running[0].sweeper._task.done()
+    finally:
+        store.redis = working
+        await broken.aclose()
+    # Back to normal: nothing was lost, nothing crashed.
+    assert (await h.say(a, group, "/help")).text.startswith("Домино для групповых чатов")
+    answer = await h.lobby_button(a, group, lobby, "ce")
+    assert (answer.text, answer.show_alert) == ("Компьютер сел за стол.", False)
+
+
+async def test_a_broken_stored_game_is_reported_and_stop_clears_it(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    board = await table.board()
+    await h.settle()
+    key = h.store.keys.game(table.chat, None)
+    await h.store.redis.set(key, b'{"id": "oops", "seats": [')
+    await h.store.schedule(table.chat, None, h.clock())
+    for command in ("/score", "/newgame", "/leave"):
+        answer = await h.say(irina, table.chat, command)
+        assert answer.text == ru("broken_game"), command
+    assert (
+        ru("broken_game") == "Сохранённая игра этого чата повреждена. Очистите её командой /stop."
+    )
+    answer = await h.press_text(irina, table.chat, board.id, "Мои кости")
+    assert (answer.text, answer.show_alert) == (ru("broken_game"), True)
+
+    # The sweeper does not trip over it: it stops looking at it.
+    async def not_due() -> bool:
+        return await h.store.due(h.clock() + 1000) == []
+
+    await h.until(not_due, "the broken game out of the due index")
+    assert await h.store.redis.get(key) == b'{"id": "oops", "seats": ['
+
+    assert (await h.say(irina, table.chat, "/stop")).text == ru("creator_or_admin_only")
+    answer = await h.say(andrey, table.chat, "/stop")  # the group's owner
+    assert answer.text == "Повреждённая игра удалена. Начните новую: /newgame."
+    assert await h.store.redis.get(key) is None
+    assert (await h.newgame(irina, table.chat)).buttons

@@ -1,0 +1,214 @@
+"""/stop, /leave, /stats, /export and Rematch: a game from its start to the final table."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from engine import replay, summary
+from tests.bot.conftest import Harness, hand_buttons, position, ru
+
+NAMES = ["Андрей", "Ирина"]
+# fives: Андрей to act, and only 6:2 fits (on W or on E).
+ANDREY_TO_ACT = position(
+    "fives",
+    NAMES,
+    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
+    moves=["6:5", "5:2@E"],
+)
+
+
+async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.settle()
+    before = await h.raw(table.chat)
+    assert (await h.say(irina, table.chat, "/stop")).text == ru("creator_or_admin_only")
+    await h.settle()
+    assert await h.raw(table.chat) == before
+
+    question = await h.say(andrey, table.chat, "/stop")
+    assert question.text == "Закончить игру для всех?"
+    assert [b.text for b in question.buttons] == ["Да, закончить", "Нет, играем"]
+    # Only the creator or an admin may answer it either.
+    answer = await h.press_text(irina, table.chat, question.id, "Да")
+    assert (answer.text, answer.show_alert) == (ru("creator_or_admin_only"), True)
+    assert (await h.game(table.chat)).status == "playing"
+
+    answer = await h.press_text(andrey, table.chat, question.id, "Нет")
+    assert not answer.show_alert
+    kept = await h.wait(
+        lambda api: (m := api.message(table.chat, question.id)).text == "Игра продолжается." and m,
+        "the question answered",
+    )
+    assert kept.buttons == []
+    game = await h.game(table.chat)
+    assert game.status == "playing" and game.stop_requested_by is None
+
+    question = await h.say(andrey, table.chat, "/stop")
+    answer = await h.press_text(andrey, table.chat, question.id, "Да")
+    assert not answer.show_alert
+    await h.wait(
+        lambda api: api.message(table.chat, question.id).text == "Игра остановлена.", "stopped"
+    )
+    board = await table.board_caption("Игра остановлена.")
+    assert board.buttons == []  # no "My tiles" on a stopped game's board
+    game = await h.game(table.chat)
+    assert game.status == "cancelled" and game.deadline is None
+
+    async def nothing_due() -> bool:
+        return await h.store.due(h.clock() + 10_000) == []
+
+    await h.until(nothing_due, "nothing due for a stopped game", timeout=15)
+    # The hand keyboard is gone too, and a new game can be opened.
+    await h.wait(lambda api: not hand_buttons(api.messages(andrey)[-1]), "the hand closed")
+    assert (await h.newgame(irina, table.chat)).buttons
+
+
+async def test_an_admin_may_stop_someone_elses_game(h: Harness) -> None:
+    a, b, admin = h.people("Андрей", "Ирина", "Ольга")
+    group = h.group(a, [b], admins=[admin])
+    lobby = await h.newgame(b, group)
+    assert (await h.say(a, group, "/stop")).text == "Закончить игру для всех?"  # the owner
+    question = await h.say(admin, group, "/stop")
+    answer = await h.press_text(admin, group, question.id, "Да")
+    assert not answer.show_alert
+    await h.wait(lambda api: api.message(group, lobby.id).text == "Игра отменена.", "cancelled")
+    assert (await h.game(group)).status == "cancelled"
+    assert (await h.say(admin, group, "/stop")).text == ru("no_game")
+
+
+async def test_stop_without_a_game(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    assert (await h.say(a, group, "/stop")).text == ru("no_game")
+    assert await h.store.load(group, None) is None
+
+
+async def test_leave_the_lobby_by_command(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    assert (await h.say(b, group, "/leave")).text == ru("no_game")
+    lobby = await h.newgame(a, group)
+    await h.join(b, group, lobby)
+    await h.lobby_settled(group)
+    before = await h.raw(group)
+    assert (await h.say(a, group, "/leave")).text == ru("not_in_game")
+    await h.settle()
+    assert await h.raw(group) == before
+    assert (await h.say(b, group, "/leave")).text == "Вы вышли из набора."
+    game = await h.lobby_settled(group)
+    assert game.seats == []
+    assert "занято мест — 0 из 4" in h.api.message(group, lobby.id).content
+
+
+async def test_leave_a_running_game_and_the_computer_plays_on(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    answer = await h.say(andrey, table.chat, "/leave")
+    assert answer.text == "Теперь за вас играет компьютер."
+
+    async def played() -> bool:
+        return (await h.game(table.chat)).version > ANDREY_TO_ACT.version
+
+    await h.until(played, "the computer's move for Андрей")
+    game = await h.game(table.chat)
+    assert game.seats[0].computer and not game.seats[1].computer
+    assert game.game().round.moves[-1].seat == 0 and game.game().turn == 1
+    await table.board_caption("Андрей вышел(а) из игры — за него/неё играет компьютер.")
+    # Twice, or by someone not playing: refused, nothing changes.
+    await h.settle()
+    before = await h.raw(table.chat)
+    assert (await h.say(andrey, table.chat, "/leave")).text == ru("seat_is_computer")
+    (outsider,) = h.people("Ольга")
+    assert (await h.say(outsider, table.chat, "/leave")).text == ru("not_in_game")
+    await h.settle()
+    assert await h.raw(table.chat) == before
+    # Андрей's old keyboard no longer plays.
+    game = await h.game(table.chat)
+    answer = await h.forge(andrey, andrey, f"P:{table.chat}:0:{game.id}:{game.version}:10")
+    assert answer.show_alert and answer.text in (ru("seat_is_computer"), ru("not_your_turn"))
+    assert (await h.game(table.chat)).seats[1].user_id == irina
+
+
+async def test_stats_and_export_after_a_finished_game(h: Harness) -> None:
+    table = await h.table("twolane")
+    andrey, irina = table.users
+    assert (
+        await h.say(andrey, table.chat, "/stats")
+    ).text == "В этом чате ещё нет законченных игр."
+    answer = await h.say(andrey, table.chat, "/export")
+    assert answer.text == "Законченных игр для выгрузки пока нет."
+
+    game = await h.finish(table.chat)
+    engine_game = game.game()
+    assert game.status == "over" and engine_game.over
+    final = h.api.message(table.chat, game.final_message_id or 0)
+    assert final.photo is not None and "Игра окончена" in (final.caption or "")
+
+    stats = await h.store.stats(table.chat)
+    assert {user: (line.games, line.name) for user, line in stats.items()} == {
+        andrey: (1, "Андрей"),
+        irina: (1, "Ирина"),
+    }
+    assert sum(line.wins for line in stats.values()) >= 1
+    answer = await h.say(irina, table.chat, "/stats")
+    lines = answer.text.split("\n")
+    assert lines[0] == "Таблица лидеров"
+    assert all(re.match(r"^\d\. (Андрей|Ирина) — побед [01] из 1, очков 0$", x) for x in lines[1:])
+
+    # A game counts once, however often its end is looked at.
+    await h.service._after_change(game)
+    assert await h.store.stats(table.chat) == stats
+
+    sent = h.api.send_text(andrey, table.chat, "/export")
+    document = await h.api.wait_message_async(
+        table.chat, after=sent, where=lambda m: m.document is not None
+    )
+    assert document.document_filename is not None
+    assert document.document_filename.startswith("domino-twolane-")
+    assert "Запись последней законченной игры" in (document.caption or "")
+    record = json.loads(document.document or b"")
+    assert record["players"] == ["Андрей", "Ирина"]
+    replayed = summary(replay(record))
+    assert replayed["finished"] and replayed["totals"] == engine_game.totals
+
+
+async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
+    table = await h.table("fives", computers="e")
+    andrey, irina = table.users
+    first = await h.finish(table.chat, timeout=30)
+    final = h.api.message(table.chat, first.final_message_id or 0)
+    stats = await h.store.stats(table.chat)
+    record = stats[andrey].best_record if stats[andrey].wins else stats[irina].best_record
+    answer = await h.say(irina, table.chat, "/stats")
+    if record is not None:
+        assert f"лучшая запись {record}" in answer.text
+
+    answer = await h.press_text(irina, table.chat, final.id, "Реванш")
+    assert (answer.text, answer.show_alert) == ("Набор в новую игру открыт.", False)
+    game = await h.lobby_settled(table.chat)
+    assert game.id != first.id and game.status == "lobby" and game.creator_id == irina
+    assert [(s.name, s.user_id, s.computer) for s in game.seats] == [
+        ("Компьютер 1", None, True),
+        ("Андрей", andrey, False),
+        ("Ирина", irina, False),
+    ]
+    lobby = h.api.message(table.chat, game.lobby_message_id or 0)
+    assert "занято мест — 3 из 4" in lobby.content and "начинает игру Ирина" in lobby.content
+    # The old final's button is spent.
+    await h.settle()
+    before = await h.raw(table.chat)
+    answer = await h.press_text(andrey, table.chat, final.id, "Реванш")
+    assert (answer.text, answer.show_alert) == (ru("game_gone"), True)
+    await h.settle()
+    assert await h.raw(table.chat) == before
+    # The rematch is a game of its own in the stats.
+    table.lobby = lobby
+    table.users = [irina, andrey]
+    await table.start()
+    await h.finish(table.chat, timeout=30)
+    stats = await h.store.stats(table.chat)
+    assert stats[andrey].games == stats[irina].games == 2

@@ -1,0 +1,471 @@
+"""/start, /newgame, the lobby's buttons, forum topics, /help, /rules, /lang: what users see."""
+
+from __future__ import annotations
+
+import re
+
+from bot.i18n import translator
+from bot.rules import text as rules_text
+from tests.bot.conftest import Harness, en, ru
+from tests.fakebotapi import MessageView
+
+RU = translator("ru")
+
+
+def lobby_kinds(message: MessageView) -> list[str]:
+    return [(b.callback_data or "").rsplit(":", 1)[-1] for b in message.buttons if b.callback_data]
+
+
+# -- /start ---------------------------------------------------------------------------
+
+
+async def test_plain_start_greets_and_explains(h: Harness) -> None:
+    (user,) = h.people("Андрей")
+    answer = await h.start_bot(user)
+    assert "Привет! Добавьте меня в группу и наберите там /newgame." in answer.text
+    assert "/newgame" in answer.text and "/rules" in answer.text
+    assert (await h.store.user(user)).started
+
+
+async def test_start_speaks_english_to_an_english_user(h: Harness) -> None:
+    (user,) = h.people("Andrew", lang="en")
+    answer = await h.start_bot(user)
+    assert answer.text.startswith("Hello! Add me to a group and type /newgame there.")
+
+
+async def test_start_in_a_group_shows_the_help(h: Harness) -> None:
+    (user,) = h.people("Андрей")
+    group = h.group(user)
+    answer = await h.say(user, group, "/start")
+    assert "Домино для групповых чатов" in answer.text
+
+
+async def test_start_with_a_garbage_payload_greets(h: Harness) -> None:
+    (user,) = h.people("Андрей")
+    for payload in ("garbage", "j_x_0_abcdefgh", "j_-100_0_ab", "j_-1_0_abcdefgh_1"):
+        answer = await h.start_bot(user, payload)
+        assert answer.text.startswith("Привет!"), payload
+
+
+async def test_joining_by_the_deep_link_takes_a_seat(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    assert lobby.text is not None and "занято мест — 0 из 4" in lobby.text
+    answer = await h.join(b, group, lobby)
+    assert answer.text == "Вы в игре в «Домино». Ваши кости придут сюда."
+    game = await h.lobby_settled(group)
+    assert [seat.user_id for seat in game.seats] == [b]
+    shown = h.api.message(group, lobby.id)
+    assert "1. Ирина" in shown.content and "занято мест — 1 из 4" in shown.content
+
+
+async def test_joining_twice_keeps_one_seat(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    await h.join(b, group, lobby)
+    before = await h.lobby_settled(group)
+    answer = await h.join(b, group, lobby, expect_edit=False)
+    assert answer.text == "Вы уже в игре в «Домино»."
+    await h.settle()
+    after = await h.game(group)
+    assert after.seats == before.seats and after.lobby_rev == before.lobby_rev
+
+
+async def test_a_link_to_a_game_that_is_not_there(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    answer = await h.start_bot(b, f"j_{group}_0_abcdefgh")
+    assert answer.text == ru("game_gone")
+    assert await h.store.load(group, None) is None
+
+
+async def test_joining_a_full_lobby_is_refused(h: Harness) -> None:
+    a, b, c = h.people("Андрей", "Ирина", "Ольга")
+    group = h.group(a, [b, c])
+    lobby = await h.newgame(a, group)
+    for _ in range(3):
+        await h.lobby_settled(group)
+        assert not (await h.lobby_button(a, group, lobby, "ce")).show_alert
+    await h.lobby_settled(group)
+    await h.join(b, group, lobby)
+    await h.lobby_settled(group)
+    before = await h.raw(group)
+    answer = await h.join(c, group, lobby, expect_edit=False)
+    assert answer.text == ru("lobby_full") == "Все четыре места заняты."
+    await h.settle()
+    assert await h.raw(group) == before
+
+
+async def test_joining_a_started_or_cancelled_game_is_refused(h: Harness) -> None:
+    table = await h.table(people=2)
+    (late,) = h.people("Ольга")
+    h.api.set_member(table.chat, late)
+    payload = f"j_{table.chat}_0_{(await table.game()).id}"
+    await h.settle()
+    before = await h.raw(table.chat)
+    answer = await h.start_bot(late, payload)
+    assert answer.text == ru("game_started") == "Игра уже началась."
+    await h.settle()
+    assert await h.raw(table.chat) == before
+
+    a, b = h.people("Вадим", "Пётр")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    payload = f"j_{group}_0_{(await h.game(group)).id}"
+    assert (await h.lobby_button(a, group, lobby, "cx")).text == "Игра отменена."
+    await h.settle()
+    before = await h.raw(group)
+    answer = await h.start_bot(b, payload)
+    assert answer.text == ru("game_gone")
+    assert await h.raw(group) == before
+
+
+async def test_a_creator_who_started_the_bot_is_seated_at_once(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    await h.start_bot(a)
+    group = h.group(a)
+    lobby = await h.newgame(a, group)
+    assert "1. Андрей" in lobby.content
+    assert [seat.user_id for seat in (await h.game(group)).seats] == [a]
+
+
+# -- /newgame -------------------------------------------------------------------------
+
+
+async def test_newgame_in_private_is_refused(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    await h.start_bot(a)
+    answer = await h.say(a, a, "/newgame")
+    assert answer.text == ru("group_only")
+    assert await h.store.game_threads(a) == []
+
+
+async def test_newgame_with_a_variant(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    lobby = await h.newgame(a, group, "MUGGINS")
+    assert lobby.content.startswith("🁫 Пятёрки (до 51)")
+    assert "до 51 очков" in lobby.content
+    assert (await h.game(group)).variant == "muggins"
+    assert "t" not in lobby_kinds(lobby)  # a target to choose only in fives
+
+
+async def test_an_unknown_variant_is_refused(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    answer = await h.say(a, group, "/newgame chess")
+    assert answer.text == "Такой игры нет. Выберите: fives, muggins, twolane."
+    assert await h.store.load(group, None) is None
+
+
+async def test_a_second_newgame_points_to_the_running_game(h: Harness) -> None:
+    table = await h.table(people=2, start=False)
+    first = await h.game(table.chat)
+    sent = h.api.send_text(table.users[1], table.chat, "/newgame twolane")
+    answer = await h.api.wait_message_async(table.chat, after=sent)
+    assert answer.text == "Здесь уже идёт игра. Она здесь ↑ (или остановите её: /stop)."
+    assert answer.reply_to == table.lobby.id
+    await h.settle()
+    assert (await h.game(table.chat)).id == first.id
+
+    game = await table.start()
+    sent = h.api.send_text(table.users[0], table.chat, "/newgame")
+    answer = await h.api.wait_message_async(table.chat, after=sent, where=lambda m: m.text)
+    assert answer.text.startswith(ru("game_running"))
+    assert answer.reply_to == game.board.message_id
+    await h.settle()
+    assert (await h.game(table.chat)).id == first.id
+
+
+async def test_each_forum_topic_has_its_own_game(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.api.add_group("Форум", owner=a, members=[b], is_forum=True)
+    one = h.api.add_topic(group, "Стол 1")
+    two = h.api.add_topic(group, "Стол 2")
+    lobby_one = await h.newgame(a, group, "fives", thread_id=one)
+    lobby_two = await h.newgame(b, group, "twolane", thread_id=two)
+    assert (lobby_one.thread_id, lobby_two.thread_id) == (one, two)
+    game_one, game_two = await h.game(group, one), await h.game(group, two)
+    assert game_one.id != game_two.id and game_two.variant == "twolane"
+    assert await h.store.load(group, None) is None  # the General topic has none
+
+    # A second /newgame in a topic answers in that topic, pointing to its lobby.
+    sent = h.api.send_text(b, group, "/newgame", thread_id=one)
+    answer = await h.api.wait_message_async(group, after=sent)
+    assert answer.thread_id == one and answer.reply_to == lobby_one.id
+
+    # Joining through topic two's link seats people in topic two's game only.
+    for user in (a, b):
+        await h.lobby_settled(group, two)
+        await h.join(user, group, lobby_two)
+    await h.lobby_settled(group, two)
+    assert (await h.game(group, one)).seats == []
+    answer = await h.lobby_button(a, group, lobby_two, "st")
+    assert (answer.text, answer.show_alert) == (ru("creator_only"), True)
+    await h.settle()
+    assert (await h.game(group, two)).status == "lobby"
+    answer = await h.lobby_button(b, group, lobby_two, "st")
+    assert not answer.show_alert
+
+    async def board() -> int | None:
+        return (await h.game(group, two)).board.message_id
+
+    board_id = await h.until(board, "topic two's board")
+    assert h.api.message(group, board_id).thread_id == two
+    assert all(m.thread_id == two for m in h.api.messages(group, from_bot=True) if m.photo)
+    assert (await h.game(group, one)).status == "lobby"
+
+
+# -- the lobby's buttons ----------------------------------------------------------------
+
+
+async def test_computer_players_join_by_button(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    answer = await h.lobby_button(a, group, lobby, "ce")
+    assert (answer.text, answer.show_alert) == ("Компьютер сел за стол.", False)
+    await h.lobby_settled(group)
+    await h.lobby_button(a, group, lobby, "cs")
+    game = await h.lobby_settled(group)
+    assert [(s.name, s.level, s.computer) for s in game.seats] == [
+        ("Компьютер 1", "easy", True),
+        ("Компьютер 2", "strong", True),
+    ]
+    shown = h.api.message(group, lobby.id).content
+    assert "1. 🤖 Компьютер 1 (лёгкий)" in shown and "2. 🤖 Компьютер 2 (сильный)" in shown
+
+    before = await h.raw(group)
+    answer = await h.lobby_button(b, group, lobby, "ce")
+    assert (answer.text, answer.show_alert) == (ru("creator_only"), True)
+    await h.settle()
+    assert await h.raw(group) == before
+
+
+async def test_the_game_button_cycles_the_variants(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    lobby = await h.newgame(a, group)
+    seen = []
+    for _ in range(3):
+        assert not (await h.lobby_button(a, group, lobby, "v")).show_alert
+        game = await h.lobby_settled(group)
+        shown = h.api.message(group, lobby.id)
+        seen.append((game.variant, "t" in lobby_kinds(shown), shown.content.split("\n")[0]))
+    assert seen == [
+        ("muggins", False, "🁫 Пятёрки (до 51)"),
+        ("twolane", False, "🁫 Двухполосное домино"),
+        ("fives", True, "🁫 Пятерное домино"),
+    ]
+
+
+async def test_the_target_and_move_time_buttons(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    targets = []
+    for _ in range(3):
+        await h.lobby_button(a, group, lobby, "t")
+        game = await h.lobby_settled(group)
+        shown = re.search(r"до (\d+) очков", h.api.message(group, lobby.id).content)
+        assert shown is not None
+        targets.append((game.target, int(shown.group(1))))
+    assert targets == [(50, 50), (100, 100), (None, 25)]
+
+    times = []
+    for _ in range(5):
+        await h.lobby_button(a, group, lobby, "tm")
+        game = await h.lobby_settled(group)
+        assert f"{game.turn_seconds} с на ход" in h.api.message(group, lobby.id).content
+        times.append(game.turn_seconds)
+    assert times == [180, 300, 30, 60, 90]
+
+    # Only fives has a target: a target button made for muggins (forged) is refused.
+    await h.lobby_button(a, group, lobby, "v")
+    game = await h.lobby_settled(group)
+    before = await h.raw(group)
+    answer = await h.forge(a, group, f"L:{game.id}:{game.lobby_rev}:t")
+    assert (answer.text, answer.show_alert) == (ru("no_target_option"), True)
+    await h.settle()
+    assert await h.raw(group) == before
+
+
+async def test_leaving_the_lobby_by_button(h: Harness) -> None:
+    a, b, c = h.people("Андрей", "Ирина", "Ольга")
+    group = h.group(a, [b, c])
+    lobby = await h.newgame(a, group)
+    await h.join(b, group, lobby)
+    await h.lobby_settled(group)
+    answer = await h.lobby_button(b, group, lobby, "lv")
+    assert (answer.text, answer.show_alert) == ("Вы вышли из набора.", False)
+    game = await h.lobby_settled(group)
+    assert game.seats == []
+    assert "занято мест — 0 из 4" in h.api.message(group, lobby.id).content
+
+    before = await h.raw(group)
+    answer = await h.lobby_button(c, group, lobby, "lv")
+    assert (answer.text, answer.show_alert) == (ru("not_in_game"), True)
+    await h.settle()
+    assert await h.raw(group) == before
+
+
+async def test_who_may_start_and_with_whom(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    await h.join(b, group, lobby)
+    await h.lobby_settled(group)
+
+    async def refused(user: int, code: str) -> None:
+        before = await h.raw(group)
+        answer = await h.lobby_button(user, group, lobby, "st")
+        assert (answer.text, answer.show_alert) == (ru(code), True)
+        await h.settle()
+        assert await h.raw(group) == before
+
+    await refused(b, "creator_only")  # not the creator
+    await refused(a, "need_players")  # one seat only
+    await h.lobby_button(b, group, lobby, "lv")
+    await h.lobby_settled(group)
+    for _ in range(2):
+        await h.lobby_button(a, group, lobby, "ce")
+        await h.lobby_settled(group)
+    await refused(a, "need_human")  # computers only
+    assert RU(en("need_human")) == "Хотя бы один игрок должен быть человеком."
+
+
+async def test_cancelling_the_lobby(h: Harness) -> None:
+    a, b, admin = h.people("Андрей", "Ирина", "Ольга")
+    group = h.group(a, [b], admins=[admin])
+    lobby = await h.newgame(a, group)
+    before = await h.raw(group)
+    answer = await h.lobby_button(b, group, lobby, "cx")
+    assert (answer.text, answer.show_alert) == (ru("creator_or_admin_only"), True)
+    await h.settle()
+    assert await h.raw(group) == before
+
+    answer = await h.lobby_button(admin, group, lobby, "cx")
+    assert (answer.text, answer.show_alert) == ("Игра отменена.", False)
+    shown = await h.api.wait_for_async(
+        lambda api: (m := api.message(group, lobby.id)).text == "Игра отменена." and m,
+        10,
+        "the lobby says it was cancelled",
+    )
+    assert shown.buttons == []
+    assert (await h.game(group)).status == "cancelled"
+    # A new game may be opened now.
+    lobby = await h.newgame(b, group)
+    assert (await h.game(group)).status == "lobby"
+
+
+async def test_a_stale_lobby_button_changes_nothing(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    old = await h.game(group)
+    await h.join(b, group, lobby)
+    await h.lobby_settled(group)
+    before = await h.raw(group)
+    for action in ("st", "ce", "v", "cx"):
+        answer = await h.forge(a, group, f"L:{old.id}:{old.lobby_rev}:{action}")
+        assert (answer.text, answer.show_alert) == (ru("stale_button"), True)
+        assert answer.text == "Эта кнопка устарела."
+    await h.settle()
+    assert await h.raw(group) == before
+
+
+async def test_garbage_and_forged_button_data_are_refused_cleanly(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    game = await h.lobby_settled(group)
+    before = await h.raw(group)
+    for data in (
+        "zzz",
+        "L:",
+        f"L:{game.id}:x:st",
+        f"L:{game.id}:{game.lobby_rev}:boom",
+        f"L:{game.id}:{game.lobby_rev}:st:extra",
+        "P:1:2:3",
+        f"P:{group}:0:{game.id}:0:99",
+        f"E:{group}:0:{game.id}:0:64Q",
+        "R:chess",
+        "S:abcdefgh:0:maybe",
+        "H:!!",
+        "💥" * 16,
+    ):
+        answer = await h.forge(b, group, data)
+        assert (answer.text, answer.show_alert) == (ru("stale_button"), True), data
+    answer = await h.forge(a, group, f"L:zzzzzzzz:{game.lobby_rev}:st")
+    assert (answer.text, answer.show_alert) == (ru("game_gone"), True)
+    await h.settle()
+    assert await h.raw(group) == before
+    assert h.api.message(group, lobby.id).edit_count == 0
+
+
+# -- /help, /rules, /lang ----------------------------------------------------------------
+
+
+async def test_help(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    answer = await h.say(a, group, "/help")
+    assert answer.text.startswith("Домино для групповых чатов")
+    for command in ("/newgame", "/rules", "/score", "/leave", "/stop", "/stats", "/export"):
+        assert command in answer.text
+
+
+async def test_rules_and_their_buttons(h: Harness) -> None:
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    answer = await h.say(a, group, "/rules")
+    assert answer.text.startswith("Пятерное домино (fives)")
+    labels = [b.text for b in answer.buttons]
+    assert labels == ["• Пятерное домино", "Пятёрки (до 51)", "Двухполосное домино"]
+
+    edits = answer.edit_count
+    await h.press_text(a, group, answer.id, "Пятёрки")
+    shown = await h.api.wait_for_async(
+        lambda api: (m := api.message(group, answer.id)).edit_count > edits and m, 10, "edit"
+    )
+    assert shown.text.startswith("Пятёрки, до 51 (muggins)")
+    assert [b.text for b in shown.buttons][1] == "• Пятёрки (до 51)"
+
+    answer = await h.say(a, group, "/rules twolane")
+    assert answer.text.startswith("Двухполосное домино (twolane)")
+    answer = await h.say(a, group, "/rules nonsense")
+    assert answer.text.startswith("Пятерное домино (fives)")
+    assert "<b>" not in answer.text and "Раздача." in rules_text("ru", "fives")
+
+
+async def test_lang_in_a_group_sets_the_chats_language(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    assert (await h.say(a, group, "/lang")).text == "Выберите язык: /lang ru или /lang en"
+    assert (await h.say(a, group, "/lang de")).text == "Выберите язык: /lang ru или /lang en"
+    assert (await h.say(a, group, "/lang en")).text == "Language: English"
+    assert await h.store.chat_language(group) == "en"
+    assert (await h.say(b, group, "/help")).text.startswith("Dominoes for group chats")
+    lobby = await h.newgame(a, group)
+    assert "New game: 0 of 4 seats taken" in lobby.content
+    assert lobby.buttons[0].text == "🙋 Join"
+    answer = await h.lobby_button(b, group, lobby, "st")
+    assert (answer.text, answer.show_alert) == (en("creator_only"), True)
+    # The user's private chat keeps its own language.
+    await h.start_bot(b)
+    assert (await h.say(b, b, "/help")).text.startswith("Домино для групповых чатов")
+    assert (await h.say(a, group, "/lang ru")).text == "Язык: русский"
+    assert (await h.say(b, group, "/help")).text.startswith("Домино для групповых чатов")
+
+
+async def test_lang_in_private_sets_the_users_language(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    group = h.group(a, [b])
+    await h.start_bot(b)
+    assert (await h.say(b, b, "/lang en")).text == "Language: English"
+    assert (await h.store.user(b)).lang == "en"
+    assert await h.store.chat_language(group) is None
+    assert (await h.say(b, b, "/newgame")).text == en("group_only")
+    assert (await h.say(b, group, "/help")).text.startswith("Домино для групповых чатов")

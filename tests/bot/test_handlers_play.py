@@ -1,0 +1,322 @@
+"""Playing by the hand buttons, in chosen positions: every refusal, the end and doubles choices."""
+
+from __future__ import annotations
+
+from engine import Tile
+from tests.bot.conftest import Harness, Table, en, hand_buttons, position, ru
+from tests.fakebotapi import MessageView
+
+NAMES = ["Андрей", "Ирина"]
+
+# fives: Андрей opened 6:5, Ирина laid 5:2 on E; Андрей to act (W 6, E 2): only 6:2 fits, both ends.
+FIVES_TWO_ENDS = position(
+    "fives",
+    NAMES,
+    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
+    moves=["6:5", "5:2@E"],
+)
+# twolane: Ирина opened 5:3; nothing of Андрей's fits, and the boneyard's first tile (1:1) neither.
+TWOLANE_NOTHING_FITS = position(
+    "twolane", NAMES, ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1, moves=["5:3"]
+)
+# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
+MUGGINS_DOUBLES = position(
+    "muggins",
+    NAMES,
+    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
+    moves=["3:2"],
+)
+
+
+def data(message: MessageView, kind: str, arg: str = "") -> str:
+    """The callback data of the message's button of this kind (and argument)."""
+    for button in hand_buttons(message):
+        value = button.callback_data
+        if value.startswith(kind + ":") and value.endswith(":" + arg):
+            return str(value)
+    raise AssertionError(f"no {kind}:{arg} button: {message.describe_buttons()}")
+
+
+def forged(table: Table, game_id: str, version: int, kind: str, arg: str = "") -> str:
+    return f"{kind}:{table.chat}:0:{game_id}:{version}:{arg}"
+
+
+async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
+    hand = await h.hand_for(andrey, game.version)
+    labels = [b.text for b in hand_buttons(hand)]
+    assert labels == ["🟢 1) 6:2", "▫️ 2) 1:0", "▫️ 3) 4:3", "▫️ 4) 1:1", "▫️ 5) 0:0"]
+    assert not any(b.callback_data.startswith(("D:", "X:")) for b in hand_buttons(hand))
+    assert "Ваш ход! Концы: 6 · 2" in (hand.caption or "")
+    await h.settle()
+    before = await h.raw(table.chat)
+
+    # The tile fits W and E: the keyboard asks which end, and nothing is played yet.
+    answer = await h.press(andrey, andrey, hand.id, data(hand, "P", "62"))
+    assert (answer.text, answer.show_alert) == ("К какому концу?", False)
+    ends = await h.wait(
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+    )
+    assert [b.text for b in ends.buttons] == ["⬅️ 6", "2 ➡️", "↩️ Назад"]
+    assert await h.raw(table.chat) == before
+
+    # Back shows the tiles again.
+    answer = await h.press(andrey, andrey, hand.id, data(ends, "B"))
+    assert not answer.show_alert
+    back = await h.wait(
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text.endswith("6:2") and m,
+        "the tiles again",
+    )
+    assert [b.text for b in back.buttons] == labels
+    assert await h.raw(table.chat) == before
+
+    # Then the tile on W.
+    await h.press(andrey, andrey, hand.id, data(back, "P", "62"))
+    ends = await h.wait(
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+    )
+    answer = await h.press(andrey, andrey, hand.id, data(ends, "E", "62W"))
+    assert (answer.text, answer.show_alert) == ("Сыграно 6:2@W", False)
+    game = await h.game(table.chat)
+    assert game.version == 3 and game.game().turn == 1
+    assert [str(t) for t in game.game().round.hands[0]] == ["1:0", "4:3", "1:1", "0:0"]
+    await h.hand_for(irina, 3)
+
+
+async def test_refused_tile_presses_change_nothing(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
+    hand = await h.hand_for(andrey, game.version)
+    await h.settle()
+    before = await h.raw(table.chat)
+
+    async def refused(user: int, chat: int, payload: str, code: str, message: int = 0) -> None:
+        if message:
+            answer = await h.press(user, chat, message, payload)
+        else:
+            answer = await h.forge(user, chat, payload)
+        assert (answer.text, answer.show_alert) == (ru(code), True), payload
+
+    v = game.version
+    await refused(andrey, andrey, data(hand, "P", "10"), "does_not_fit", hand.id)
+    assert ru("does_not_fit") == "Эта кость сюда не подходит."
+    await refused(andrey, andrey, forged(table, game.id, v, "P", "33"), "not_in_hand")
+    await refused(andrey, andrey, forged(table, game.id, v, "E", "10W"), "does_not_fit")
+    await refused(andrey, andrey, forged(table, game.id, v, "E", "62N"), "no_such_end")
+    await refused(andrey, andrey, forged(table, game.id, v - 1, "P", "62"), "stale_button")
+    await refused(andrey, andrey, forged(table, game.id, v + 1, "P", "62"), "stale_button")
+    await refused(andrey, andrey, forged(table, game.id, v, "D"), "can_play")
+    await refused(andrey, andrey, forged(table, game.id, v, "X"), "can_play")
+    await refused(andrey, andrey, forged(table, game.id, v, "MC", "11W00E"), "one_tile_only")
+    # Ирина, whose turn it is not, with buttons of this version made up.
+    await refused(irina, irina, forged(table, game.id, v, "P", "31"), "not_your_turn")
+    await refused(irina, irina, forged(table, game.id, v, "E", "31W"), "not_your_turn")
+    await refused(irina, irina, forged(table, game.id, v, "D"), "not_your_turn")
+    # Someone who does not play, pressing Андрей's button data in his own chat.
+    (outsider,) = h.people("Ольга")
+    await h.start_bot(outsider)
+    await refused(outsider, outsider, data(hand, "P", "62"), "not_in_game")
+    await refused(outsider, outsider, data(hand, "P", "10"), "not_in_game")
+    # Data naming another chat, or another game in this one.
+    other = h.group(andrey)
+    await refused(andrey, andrey, f"P:{other}:0:{game.id}:{v}:62", "game_gone")
+    await refused(andrey, andrey, f"P:{table.chat}:5:{game.id}:{v}:62", "game_gone")
+    await refused(andrey, andrey, forged(table, "zzzzzzzz", v, "P", "62"), "game_gone")
+    await h.settle()
+    assert await h.raw(table.chat) == before
+    assert (await h.game(table.chat)).game().turn == 0
+
+
+async def test_draw_and_pass_only_when_allowed(h: Harness) -> None:
+    table = await h.table("twolane")
+    andrey, _ = table.users
+    game = await h.set_position(table.chat, TWOLANE_NOTHING_FITS.copy())
+    v = game.version
+    hand = await h.hand_for(andrey, v)
+    assert "Ни одна кость не подходит." in (hand.caption or "")
+    assert [b.text for b in hand_buttons(hand)][-1] == "📥 Взять из базара"
+    assert not any(b.callback_data.startswith("X:") for b in hand_buttons(hand))
+    await h.settle()
+    before = await h.raw(table.chat)
+    answer = await h.forge(andrey, andrey, forged(table, game.id, v, "X"))
+    assert (answer.text, answer.show_alert) == (ru("must_draw"), True)
+    answer = await h.press(andrey, andrey, hand.id, data(hand, "P", "66"))
+    assert (answer.text, answer.show_alert) == (ru("does_not_fit"), True)
+    await h.settle()
+    assert await h.raw(table.chat) == before
+
+    answer = await h.press(andrey, andrey, hand.id, data(hand, "D"))
+    assert not answer.show_alert
+    assert answer.text == "Взял(а) из базара"
+    game = await h.game(table.chat)
+    assert game.version == v + 1 and game.game().turn == 0
+    assert Tile.parse("1:1") in game.game().round.hands[0]
+
+    # One draw only in twolane: 1:1 does not fit either, so the keyboard offers Pass alone.
+    hand = await h.hand_for(andrey, v + 1)
+    assert [b.text for b in hand_buttons(hand)][-1] == "⏭ Пас"
+    assert not any(b.callback_data.startswith("D:") for b in hand_buttons(hand))
+    await h.settle()
+    before = await h.raw(table.chat)
+    answer = await h.forge(andrey, andrey, forged(table, game.id, v + 1, "D"))
+    assert (answer.text, answer.show_alert) == (ru("drew_already"), True)
+    await h.settle()
+    assert await h.raw(table.chat) == before
+
+    answer = await h.press(andrey, andrey, hand.id, data(hand, "X"))
+    assert (answer.text, answer.show_alert) == ("Пас", False)
+    game = await h.game(table.chat)
+    assert game.game().turn == 1 and game.game().totals == [10, 0]
+
+
+async def test_several_doubles_at_once(h: Harness) -> None:
+    table = await h.table("muggins")
+    _, irina = table.users
+    game = await h.set_position(table.chat, MUGGINS_DOUBLES.copy())
+    v = game.version
+    hand = await h.hand_for(irina, v)
+    assert [b.text for b in hand_buttons(hand)][-1] == "🁣 Несколько дублей"
+    await h.settle()
+    before = await h.raw(table.chat)
+
+    async def keyboard(*labels: str) -> MessageView:
+        found: MessageView = await h.wait(
+            lambda api: (
+                (m := api.message(irina, hand.id))
+                and [b.text for b in m.buttons] == list(labels)
+                and m
+            ),
+            f"the keyboard {labels}",
+        )
+        return found
+
+    answer = await h.press(irina, irina, hand.id, data(hand, "M", "-"))
+    assert (answer.text, answer.show_alert) == ("Выберите от 2 до 4 дублей и их концы.", False)
+    picks = await keyboard("3:3 ⬅️ 3", "2:2 2 ➡️", "↩️ Назад")
+    await h.press(irina, irina, hand.id, data(picks, "M", "33W"))
+    picks = await keyboard("✅ 3:3 ⬅️ 3", "2:2 2 ➡️", "↩️ Назад")
+    # Unpicking and picking again.
+    await h.press(irina, irina, hand.id, data(picks, "M", "-"))
+    picks = await keyboard("3:3 ⬅️ 3", "2:2 2 ➡️", "↩️ Назад")
+    await h.press(irina, irina, hand.id, data(picks, "M", "22E"))
+    picks = await keyboard("3:3 ⬅️ 3", "✅ 2:2 2 ➡️", "↩️ Назад")
+    await h.press(irina, irina, hand.id, data(picks, "M", "22E33W"))
+    picks = await keyboard("✅ 3:3 ⬅️ 3", "✅ 2:2 2 ➡️", "↩️ Назад", "▶️ Поставить дубли: 2")
+    assert await h.raw(table.chat) == before  # choosing changes only the keyboard
+
+    answer = await h.forge(irina, irina, forged(table, game.id, v, "MC", "33W"))
+    assert (answer.text, answer.show_alert) == (ru("doubles_count"), True)
+    answer = await h.forge(irina, irina, forged(table, game.id, v, "MC", "33W22W"))
+    assert (answer.text, answer.show_alert) == (ru("doubles_same_end"), True)
+    answer = await h.forge(irina, irina, forged(table, game.id, v, "MC", "33W66E"))
+    assert answer.show_alert and answer.text in (ru("not_in_hand"), ru("does_not_fit"))
+    await h.settle()
+    assert await h.raw(table.chat) == before
+
+    answer = await h.press(irina, irina, hand.id, data(picks, "MC", "22E33W"))
+    assert (answer.text, answer.show_alert) == ("Сыграно 3:3@W+2:2@E (+2)", False)
+    game = await h.game(table.chat)
+    assert game.version == v + 1 and game.game().totals == [1, 2]
+
+
+async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, _ = table.users
+    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
+    hand = await h.hand_for(andrey, game.version)
+    await h.press(andrey, andrey, hand.id, data(hand, "P", "62"))
+    ends = await h.wait(
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+    )
+    await h.press(andrey, andrey, hand.id, data(ends, "E", "62E"))
+    board = await table.board_caption("Ходит: Ирина")
+    assert "Андрей" in (board.caption or "")
+
+    async def shown() -> bool:
+        current = await h.game(table.chat)
+        return current.board.shows_version == current.version
+
+    await h.until(shown, "the board shows the last move")
+    assert not any(hand_buttons(m) for m in h.api.messages(table.chat))
+
+
+async def test_score(h: Harness) -> None:
+    a, b = h.people("Вадим", "Пётр")
+    group = h.group(a, [b])
+    assert (await h.say(a, group, "/score")).text == ru("no_game")
+    await h.newgame(a, group)
+    assert (await h.say(b, group, "/score")).text == ru("no_game")  # a lobby has no table yet
+
+    table = await h.table("fives")
+    await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
+    answer = await h.say(table.users[1], table.chat, "/score")
+    assert answer.text.startswith("Пятерное домино · Кон 1 · Цель: 25\nХодит: Андрей")
+    assert answer.entities and answer.entities[0]["type"] == "bold"
+    assert "Ходит: Андрей" in answer.text
+    assert "Андрей — Очки: 0, Кости: 5" in answer.text
+
+
+async def test_my_tiles_from_the_board(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    game = await table.game()
+    waiting = irina if game.game().turn == 0 else andrey
+    await h.settle()
+    sent = len(h.api.messages(waiting, from_bot=True))
+    board = await table.board()
+    answer = await h.press_text(waiting, table.chat, board.id, "Мои кости")
+    assert (answer.text, answer.show_alert) == ("Ваши кости — в нашем личном чате.", False)
+    await h.wait(lambda api: len(api.messages(waiting, from_bot=True)) > sent, "the hand again")
+    newest = h.api.messages(waiting, from_bot=True)[-1]
+    assert newest.photo is not None and "Кон 1" in (newest.caption or "")
+
+    (outsider,) = h.people("Ольга")
+    await h.settle()
+    before = await h.raw(table.chat)
+    answer = await h.press_text(outsider, table.chat, board.id, "Мои кости")
+    assert (answer.text, answer.show_alert) == (ru("not_in_game"), True)
+    await h.settle()
+    assert await h.raw(table.chat) == before
+    assert h.api.messages(outsider, from_bot=True) == []
+
+
+async def test_english_players_get_english_hands_and_answers(h: Harness) -> None:
+    table = await h.table("fives", lang="en", names=("Andrew", "Irene"))
+    andrew, irene = table.users
+    joined = h.api.messages(irene, from_bot=True)[0]
+    assert joined.text == "You joined the game in «Домино». Your tiles will come here."
+    english = position(
+        "fives",
+        ["Andrew", "Irene"],
+        ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
+        moves=["6:5", "5:2@E"],
+    )
+    game = await h.set_position(table.chat, english)
+    hand = await h.hand_for(andrew, game.version)
+    assert "Your move! Ends: 6 · 2" in (hand.caption or "")
+    answer = await h.press(andrew, andrew, hand.id, data(hand, "P", "10"))
+    assert (answer.text, answer.show_alert) == (en("does_not_fit"), True)
+    answer = await h.press(andrew, andrew, hand.id, data(hand, "P", "62"))
+    assert answer.text == "Which end?"
+    # The group itself speaks Russian until someone says /lang en there.
+    assert "Ходит: Andrew" in ((await table.board()).caption or "")
+
+
+async def test_the_language_chosen_in_private_is_the_hands_language(h: Harness) -> None:
+    a, b = h.people("Андрей", "Ирина")
+    await h.start_bot(b)
+    assert (await h.say(b, b, "/lang en")).text == "Language: English"
+    group = h.group(a, [b])
+    lobby = await h.newgame(a, group)
+    for user in (a, b):
+        await h.lobby_settled(group)
+        await h.join(user, group, lobby)
+    await h.lobby_settled(group)
+    table = Table(h, group, [a, b], lobby)
+    await table.start()
+    hand = await h.api.wait_message_async(b, where=lambda m: m.photo is not None)
+    assert (hand.caption or "").startswith("🁫 Fives"), hand.caption
+    assert (await h.game(group)).seats[1].lang == "en"

@@ -1,0 +1,250 @@
+"""Deadlines: turn timeouts, computer seats, restarts, and exactly-once across processes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from redis.asyncio import Redis
+
+from bot.service import GameService
+from bot.storage.keys import Keys
+from bot.storage.models import ChatGame
+from bot.storage.store import Store
+from bot.sweeper import Sweeper
+from bot.sync import Syncer
+from tests.bot.conftest import Harness, Table, hand_buttons, position, ru
+
+NAMES = ["Андрей", "Ирина"]
+ANDREY_TO_ACT = position(
+    "fives",
+    NAMES,
+    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
+    moves=["6:5", "5:2@E"],
+)
+TIMED_OUT = "Андрей: время вышло, ход сделан автоматически."
+
+
+async def moved(h: Harness, chat: int, version: int) -> ChatGame:
+    async def later() -> ChatGame | None:
+        game = await h.game(chat)
+        return game if game.version > version else None
+
+    found: ChatGame = await h.until(later, f"a move after version {version}")
+    return found
+
+
+async def time_out(h: Harness, table: Table) -> ChatGame:
+    """The seat to act lets its deadline pass; the game after the move made for it."""
+    version = (await table.game()).version
+    await h.expire(table.chat)
+    return await moved(h, table.chat, version)
+
+
+async def play_by_hand(h: Harness, table: Table, user: int) -> ChatGame:
+    """`user` makes some legal move with his buttons; the game after it."""
+    game = await table.game()
+    hand = await h.hand_for(user, game.version)
+    buttons = hand_buttons(hand)
+    playable = [b for b in buttons if b.text.startswith("🟢")]
+    choice = (playable or [b for b in buttons if b.callback_data.startswith(("D:", "X:"))])[0]
+    answer = await h.press(user, user, hand.id, choice.callback_data)
+    assert not answer.show_alert, answer
+    if answer.text == "К какому концу?":
+        ends = await h.wait(
+            lambda api: (
+                (m := api.message(user, hand.id)).buttons[0].callback_data.startswith("E:") and m
+            ),
+            "the ends",
+        )
+        answer = await h.press(user, user, hand.id, ends.buttons[0].callback_data)
+        assert not answer.show_alert, answer
+    return await moved(h, game.chat_id, game.version)
+
+
+async def test_a_missed_deadline_plays_for_the_human_and_says_so(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, _ = table.users
+    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    old_hand = await h.hand_for(andrey, game.version)
+    assert game.deadline is not None and game.deadline - h.clock() > 80  # 90 s per move
+    game = await time_out(h, table)
+    assert game.version == ANDREY_TO_ACT.version + 1
+    entry = game.game().round.moves[-1]
+    assert entry.seat == 0 and entry.text.startswith("6:2@")
+    assert game.seats[0].missed == 1 and not game.seats[0].computer
+    await table.board_caption(TIMED_OUT)
+    # His keyboard from before is out of date now.
+    answer = await h.press(andrey, andrey, old_hand.id, old_hand.buttons[0].callback_data)
+    assert (answer.text, answer.show_alert) == (ru("stale_button"), True)
+
+
+async def test_three_missed_turns_hand_the_seat_to_the_computer(h: Harness) -> None:
+    table = await h.table("fives")
+    irina = table.users[1]
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    for missed in (1, 2, 3):
+        game = await time_out(h, table)
+        assert game.seats[0].missed == missed
+        assert game.seats[0].computer == (missed == 3)
+        if missed < 3:
+            while (await table.to_act()) == irina:
+                await play_by_hand(h, table, irina)
+    await table.board_caption(
+        "Андрей пропустил(а) три хода подряд — теперь за него/неё играет компьютер."
+    )
+    # From now on the computer plays his turns at once, without waiting for a deadline.
+    while (await table.to_act()) == irina:
+        await play_by_hand(h, table, irina)
+    game = await h.game(table.chat)
+    game = await moved(h, table.chat, game.version)
+    assert game.seats[0].computer
+
+
+async def test_a_move_of_his_own_resets_the_count(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    game = await time_out(h, table)
+    assert game.seats[0].missed == 1
+    while (await table.to_act()) == irina:
+        await play_by_hand(h, table, irina)
+    game = await play_by_hand(h, table, andrey)
+    assert game.seats[0].missed == 0
+
+
+async def test_computer_seats_play_without_waiting_for_the_clock(h: Harness) -> None:
+    table = await h.table("fives", people=1, computers="s")
+    (andrey,) = table.users
+    for _ in range(3):
+        if await table.to_act() == andrey:
+            await play_by_hand(h, table, andrey)
+
+        async def andreys_turn() -> bool:
+            game = await h.game(table.chat)
+            return game.status != "playing" or game.game().turn == 1
+
+        await h.until(andreys_turn, "the computer played its turn")
+    game = await h.game(table.chat)
+    assert any(entry.seat == 0 for entry in game.game().round.moves)
+    assert game.seats[0].computer and game.seats[0].level == "strong"
+
+
+async def test_a_deadline_fires_after_a_restart(h: Harness) -> None:
+    table = await h.table("fives")
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.settle()
+    await h.stop(h.running[0])
+    await h.expire(table.chat)  # the time passes while no bot runs
+    await asyncio.sleep(0.2)
+    assert (await table.game()).version == ANDREY_TO_ACT.version  # nobody played meanwhile
+    await h.launch()
+    game = await moved(h, table.chat, ANDREY_TO_ACT.version)
+    assert game.seats[0].missed == 1
+    await table.board_caption(TIMED_OUT)
+
+
+def _version(markup: Any) -> int:
+    """The game version a hand keyboard (as the fake server recorded it) was made for."""
+    if isinstance(markup, str):
+        markup = json.loads(markup)
+    first = markup["inline_keyboard"][0][0]["callback_data"]
+    return int(first.split(":")[4])
+
+
+def _stack(h: Harness, redis_url: str) -> tuple[Redis, GameService, Syncer, Sweeper]:
+    """What one more bot process would hold: its own Redis client and services."""
+    client = Redis.from_url(redis_url)
+    store = Store(client, Keys(h.key_prefix))
+    service = GameService(store, h.settings, h.clock)
+    syncer = Syncer(h.running[0].app.bot, service, h.settings, h.clock)
+    return client, service, syncer, Sweeper(service, syncer, 0.05, h.clock)
+
+
+async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
+    h: Harness, redis_url: str
+) -> None:
+    table = await h.table("fives")
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.running[0].sweeper.stop()  # only the "processes" below sweep
+    stacks = [_stack(h, redis_url) for _ in range(4)]
+    turns = 0
+    try:
+        for _ in range(20):
+            before = await table.game()
+            if before.status != "playing":
+                break
+            engine_before = before.game()
+            seat = engine_before.turn
+            assert seat is not None
+            h.clock.advance(max(0.0, (before.deadline or 0) - h.clock()) + 0.01)
+            await asyncio.gather(*(sweeper.sweep_once() for *_, sweeper in stacks))
+            after = await table.game()
+            entries = [e for r in after.game().rounds for e in r.moves][engine_before.version :]
+            assert len(entries) == after.version - before.version >= 1
+            assert {e.seat for e in entries} == {seat}, entries
+            assert entries[-1].text != "draw"  # the whole turn, and only one
+            human = before.seats[seat]
+            if not human.computer:
+                assert after.seats[seat].missed == human.missed + 1
+            turns += 1
+        # Their syncs did not double any call either: one board per round, no hand twice.
+        final = await table.game()
+        boards = final.game().round.number + (1 if final.final_message_id is not None else 0)
+        assert h.api.count_calls("sendPhoto", table.chat) == boards
+        for user in table.users:
+            keyboards = [c.params.get("reply_markup") for c in h.api.calls("sendPhoto", user)]
+            versions = [_version(k) for k in keyboards if k]
+            assert versions and len(versions) == len(set(versions)), versions
+        assert turns >= 10
+    finally:
+        for client, *_ in stacks:
+            await client.aclose()
+
+
+async def test_run_due_commits_once_when_called_at_the_same_moment(
+    h: Harness, redis_url: str
+) -> None:
+    table = await h.table("fives")
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.running[0].sweeper.stop()
+    stacks = [_stack(h, redis_url) for _ in range(3)]
+    try:
+        for _ in range(5):
+            before = await table.game()
+            h.clock.advance(max(0.0, (before.deadline or 0) - h.clock()) + 0.01)
+            services = [service for _, service, _, _ in stacks] * 3
+            played = await asyncio.gather(*(s.run_due(table.chat, None) for s in services))
+            done = [p for p in played if p is not None]
+            assert len(done) == 1
+            after = await table.game()
+            assert after.version == before.version + len(done[0].entries)
+            # Not due any more: nobody plays again.
+            assert await stacks[0][1].run_due(table.chat, None) is None
+    finally:
+        for client, *_ in stacks:
+            await client.aclose()
+
+
+async def test_the_sweeper_stops_even_when_its_cancellation_is_swallowed() -> None:
+    """redis-py can swallow a CancelledError mid-command; stop() must still return."""
+
+    class SwallowingStore:
+        calls = 0
+
+        async def due(self, now: float) -> list[Any]:
+            SwallowingStore.calls += 1
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(5)
+            return []
+
+    class Service:
+        store = SwallowingStore()
+
+    sweeper = Sweeper(Service(), None, 0.01)  # type: ignore[arg-type]
+    sweeper.start()
+    await asyncio.sleep(0.05)
+    await asyncio.wait_for(sweeper.stop(), 2)
+    assert SwallowingStore.calls == 1
