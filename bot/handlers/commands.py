@@ -65,7 +65,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         text = tr("You joined the game in «{title}». Your tiles will come here.")
     else:
         text = tr("You are already in the game in «{title}».")
-    await reply(update, text.format(title=title))
+    await reply(update, text.format(title=escape(title)))  # the reply is HTML
     await d.syncer.sync(chat_id, thread_id)
 
 
