@@ -6,7 +6,7 @@ import re
 
 from bot.i18n import translator
 from bot.rules import text as rules_text
-from tests.bot.conftest import Harness, en, ru
+from tests.bot.conftest import Harness, Table, en, ru
 from tests.fakebotapi import MessageView
 
 RU = translator("ru")
@@ -58,6 +58,26 @@ async def test_joining_by_the_deep_link_takes_a_seat(h: Harness) -> None:
     assert [seat.user_id for seat in game.seats] == [b]
     shown = h.api.message(group, lobby.id)
     assert "1. Ирина" in shown.content and "занято мест — 1 из 4" in shown.content
+
+
+async def test_names_and_titles_with_html_characters(h: Harness) -> None:
+    a, b = h.people("Tom <3", "Jerry & co")
+    group = h.api.add_group("Tom & Jerry <3>", owner=a, members=[b])
+    lobby = await h.newgame(a, group)
+    assert "начинает игру Tom <3" in lobby.content
+    answer = await h.join(b, group, lobby)
+    assert answer.text == "Вы в игре в «Tom & Jerry <3>». Ваши кости придут сюда."
+    answer = await h.join(b, group, lobby, expect_edit=False)
+    assert answer.text == "Вы уже в игре в «Tom & Jerry <3>»."
+    await h.join(a, group, lobby)
+    await h.lobby_settled(group)
+    assert "1. Jerry & co\n2. Tom <3" in h.api.message(group, lobby.id).content
+    table = Table(h, group, [a, b], lobby)
+    await table.start()
+    board = await table.board_caption("Jerry & co — Очки: 0")
+    assert "Tom <3 — Очки: 0" in (board.caption or "")
+    hand = await h.api.wait_message_async(b, where=lambda m: m.photo is not None)
+    assert "· Tom & Jerry <3> ·" in (hand.caption or "")
 
 
 async def test_joining_twice_keeps_one_seat(h: Harness) -> None:
