@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from engine import Game, Move, view_for
 from engine.ai import make_player
 
@@ -15,7 +17,9 @@ def turn_moves(game: Game, level: str, seed: int, time_cap: float) -> list[Move]
     see only the seat's view, never the hidden tiles.
     """
     seat = game.turn
-    player = make_player(LEVELS.get(level, "greedy"), seed=seed, time_cap=time_cap)
+    player = make_player(
+        LEVELS.get(level, "greedy"), seed=seed, time_cap=time_cap, clock=time.perf_counter
+    )
     moves: list[Move] = []
     while seat is not None and game.turn == seat:
         move = player.choose(view_for(game, seat))

@@ -15,13 +15,9 @@ SOURCES = sorted(ENGINE.rglob("*.py"))
 # Standard library, but not for a pure rules engine (STYLE.md: no I/O layers, no
 # clock, no global random).
 FORBIDDEN = {"asyncio", "time", "datetime", "socket", "threading", "subprocess", "urllib", "http"}
+
+
 # Known departures, reported to their owners rather than failing everyone's run.
-KNOWN = {
-    ("engine/ai/expert.py", "time"): "the AI's default clock (time.perf_counter) for its "
-    "time budget; STYLE.md keeps clocks out of engine/ (the caller could pass one in)",
-}
-
-
 def imported(path: Path) -> list[tuple[int, str]]:
     """(line, top-level module) of every absolute import in a file."""
     found = []
@@ -48,8 +44,6 @@ def test_standard_library_only(path: Path):
 def test_no_clock_and_no_io_layers(path: Path):
     name = str(path.relative_to(ROOT))
     for line, module in imported(path):
-        if module in FORBIDDEN and (name, module) in KNOWN:
-            pytest.xfail(KNOWN[name, module])
         assert module not in FORBIDDEN, f"{name}:{line}: {module} has no place in the engine"
 
 
