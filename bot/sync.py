@@ -38,6 +38,7 @@ RECENT_SHOWN = 8  # moves listed in a caption at most
 RETRY_AFTER_CRASH = 5.0  # seconds
 BUSY_LEASE = 45.0  # a claimed group call not recorded by then is taken as lost
 RETRY_FAILED = 10.0  # seconds before a failed group call is tried again
+RETRY_WHILE_BUSY = 1.0  # seconds before looking again at a group another sync is calling
 
 
 @dataclass(frozen=True)
@@ -121,9 +122,30 @@ class Syncer:
         await self._sync_hands(chat_id, thread_id)
         game = await self.store.load(chat_id, thread_id)
         due = [] if group_due is None else [group_due]
+        if game is not None and group_due is None:
+            # What the group needed may have changed since we looked: another sync (here or
+            # in another process) can have finished its call and noted the next one, which
+            # the exact reschedule below would wipe out. Keep what the stored game needs.
+            pending = self._group_due(game)
+            if pending is not None:
+                due.append(pending)
         if game is not None and game.status == "playing" and game.deadline is not None:
             due.append(game.deadline)
         await self.store.reschedule(chat_id, thread_id, min(due) if due else None)
+
+    def _group_due(self, game: ChatGame) -> float | None:
+        """When the stored game's next group call may go (None: the group is up to date)."""
+        if plan_group_step(game, game.game() if game.engine is not None else None) is None:
+            return None
+        now = self.clock()
+        if game.group_busy and now - game.group_busy_since < BUSY_LEASE:
+            return now + RETRY_WHILE_BUSY  # someone is making a call: look again after it
+        return next_group_call(
+            game.group_calls,
+            now,
+            self.settings.group_edit_interval_seconds,
+            self.settings.group_messages_per_minute,
+        )
 
     # -- the group ----------------------------------------------------------------------
 
