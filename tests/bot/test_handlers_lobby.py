@@ -312,6 +312,19 @@ async def test_the_target_and_move_time_buttons(h: Harness) -> None:
     assert await h.raw(group) == before
 
 
+async def test_the_lobby_options_are_the_games_options(h: Harness) -> None:
+    table = await h.table("fives", start=False)
+    andrey = table.users[0]
+    for action in ("t", "tm", "tm", "tm"):  # target 50; 90 -> 180 -> 300 -> 30 s
+        await h.lobby_settled(table.chat)
+        assert not (await h.lobby_button(andrey, table.chat, table.lobby, action)).show_alert
+    await h.lobby_settled(table.chat)
+    game = await table.start()
+    assert game.turn_seconds == 30 and game.game().target == 50
+    assert game.deadline is not None and 25 < game.deadline - h.clock() <= 30
+    await table.board_caption("Цель: 50")
+
+
 async def test_leaving_the_lobby_by_button(h: Harness) -> None:
     a, b, c = h.people("Андрей", "Ирина", "Ольга")
     group = h.group(a, [b, c])

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bot import computer
 from bot.storage.models import Board, ChatGame, Seat
+from bot.storage.store import Tx
 from bot.sync import BURST, GroupStep, hand_state, next_group_call, plan_group_step
 from engine import Game
 from tests.bot.conftest import Harness, hand_buttons, position
@@ -221,3 +222,48 @@ async def test_moves_faster_than_the_pace_are_shown_together(h: Harness) -> None
     caption = (await table.board()).caption or ""
     lines = [x for x in caption.split("\n") if x.startswith("С прошлой картинки:")]
     assert len(lines) == 1 and lines[0].count(";") == 2, caption  # the three moves
+
+
+async def test_a_group_call_finished_elsewhere_is_not_forgotten(h: Harness) -> None:
+    """Two syncs of one game: B finds A making a group call and leaves the group to A; A
+    finishes that call while B still sends hands, and A's loop ends (or the pace stops it)
+    with the next call noted in the due index. B's own note must not wipe A's out: the
+    final table has to come all the same."""
+    table = await h.table("twolane")
+    over = await h.finish(table.chat)
+    final_id = over.final_message_id
+    assert final_id is not None
+    # The moment before: the board not yet finished, A at it, the final still to come.
+    now = h.clock()
+
+    def before(tx: Tx) -> None:
+        assert tx.game is not None
+        tx.game.board.finished = False
+        tx.game.final_message_id = None
+        tx.game.group_busy, tx.game.group_busy_since = "finish:1", now
+
+    await h.store.change(table.chat, None, before)
+    syncer = h.syncer
+    hands = syncer._sync_hands
+
+    async def hands_while_a_finishes(chat_id: int, thread_id: int | None) -> None:
+        await hands(chat_id, thread_id)
+
+        def a_records(tx: Tx) -> None:  # A's call went through ...
+            assert tx.game is not None
+            tx.game.board.finished = True
+            tx.game.group_busy = ""
+
+        await h.store.change(chat_id, thread_id, a_records)
+        await h.store.reschedule(chat_id, thread_id, h.clock())  # ... and A noted what is next
+
+    syncer._sync_hands = hands_while_a_finishes  # type: ignore[method-assign]
+    try:
+        await syncer.sync(table.chat, None)  # B
+    finally:
+        syncer._sync_hands = hands  # type: ignore[method-assign]
+
+    async def final_posted() -> bool:
+        return (await h.game(table.chat)).final_message_id not in (None, final_id)
+
+    await h.until(final_posted, "the final table after the race", timeout=5)
