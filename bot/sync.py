@@ -47,6 +47,7 @@ class GroupStep:
 
     kind: str  # edit_lobby, close_lobby, new_board, edit_board, finish_board, stop_board, final
     key: str
+    round_number: int = 0  # new_board: the round the new board is for
 
 
 def plan_group_step(game: ChatGame, engine_game: Game | None) -> GroupStep | None:
@@ -66,12 +67,15 @@ def plan_group_step(game: ChatGame, engine_game: Game | None) -> GroupStep | Non
         return None
     current = engine_game.round.number
     if board.message_id is None:
-        return GroupStep("new_board", f"new:{current}")
+        return GroupStep("new_board", f"new:{board.round_number}", board.round_number)
     over = game.status == "over"
     if not board.finished and (board.round_number < current or over):
         return GroupStep("finish_board", f"finish:{board.round_number}")
     if board.finished and board.round_number < current:
-        return GroupStep("new_board", f"new:{current}")
+        # Every round gets its board, even one that began and ended while the group's
+        # pace held us back: it is posted showing how that round ended.
+        following = board.round_number + 1
+        return GroupStep("new_board", f"new:{following}", following)
     if not board.finished and board.shows_version != engine_game.version:
         return GroupStep("edit_board", f"edit:{engine_game.version}")
     if over and game.final_message_id is None:
@@ -200,8 +204,8 @@ class Syncer:
                 raise Refusal("not_due")
             game.group_calls = [t for t in game.group_calls if now - t < 60] + [now]
             game.group_busy, game.group_busy_since = step.key, now
-            if step.kind == "new_board" and engine_game is not None:
-                game.board = Board(round_number=engine_game.round.number)
+            if step.kind == "new_board" and step.round_number != game.board.round_number:
+                game.board = Board(round_number=step.round_number)
 
         try:
             game, _ = await self.store.change(chat_id, thread_id, apply)
@@ -294,8 +298,9 @@ class Syncer:
     async def _show_board(self, game: ChatGame, step: GroupStep, tr: Translator) -> Result:
         engine_game = game.game()
         board = game.board
-        finishing = step.kind == "finish_board"
         round_number = board.round_number
+        round_over = round_number < engine_game.round.number or game.status == "over"
+        finishing = step.kind == "finish_board" or (step.kind == "new_board" and round_over)
         view = view_for(engine_game, None, round_number)
         caption = self._board_caption(game, engine_game, view, tr, finishing)
         picture = render_board(view, tr)
@@ -471,6 +476,7 @@ class Syncer:
                 seated.hand_message_id = None
             elif result.outcome is Outcome.FORBIDDEN and not seated.computer:
                 seated.computer = True
+                seated.hand_message_id = None  # nothing more goes to a chat that refuses us
                 # N_ marks the text for extraction, which only knows calls named `tr`.
                 note = group_tr(N_("{name} blocked the bot; the computer plays for them."))
                 current.notes.append(note.format(name=seated.name))

@@ -58,6 +58,9 @@ REFUSALS = {
     "broken_game": N_("This chat's saved game is damaged. Use /stop to clear it."),
     "busy": N_("Too many players pressed at once. Please try again."),
     "storage_down": N_("The game storage is not answering. Please try again in a minute."),
+    "internal_error": N_("Something went wrong on my side. Please try again."),
+    "not_started": N_("The game has not started yet: the lobby is open."),
+    "admin_only": N_("Only a chat admin can change the group's language."),
 }
 UNKNOWN_REFUSAL = N_("That is not possible right now.")
 

@@ -130,7 +130,7 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if game is None:
         return
     if game.engine is None:
-        await refuse(update, tr, "no_game")
+        await refuse(update, tr, "not_started" if game.status == "lobby" else "no_game")
         return
     await reply(update, board_text(view_for(game.game()), tr))  # Telegram HTML, names escaped
 
@@ -221,6 +221,9 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, tr("Choose a language: /lang ru or /lang en"))
         return
     if is_group(chat):
+        if not await is_admin(context, chat.id, user.id):
+            await refuse(update, await language_for(update, context), "admin_only")
+            return
         await d.store.set_chat_language(chat.id, choice)
     else:
         prefs = await d.store.user(user.id)

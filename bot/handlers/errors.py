@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from redis.exceptions import RedisError
 from telegram import Update
 from telegram.ext import ContextTypes
 
@@ -17,12 +18,15 @@ log = logging.getLogger(__name__)
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     error = context.error
-    code = "storage_down"
     if isinstance(error, BrokenGameError):
         code = "broken_game"
     elif isinstance(error, ConflictError):
         code = "busy"
+    elif isinstance(error, RedisError | OSError):
+        code = "storage_down"
+        log.warning("storage failed while handling an update: %r", error)
     else:
+        code = "internal_error"
         log.error("unhandled error while handling an update", exc_info=error)
     if not isinstance(update, Update):
         return

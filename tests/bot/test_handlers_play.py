@@ -248,7 +248,7 @@ async def test_score(h: Harness) -> None:
     group = h.group(a, [b])
     assert (await h.say(a, group, "/score")).text == ru("no_game")
     await h.newgame(a, group)
-    assert (await h.say(b, group, "/score")).text == ru("no_game")  # a lobby has no table yet
+    assert (await h.say(b, group, "/score")).text == ru("not_started")  # a lobby has no table yet
 
     table = await h.table("fives")
     await h.set_position(table.chat, FIVES_TWO_ENDS.copy())

@@ -60,7 +60,7 @@ def test_a_started_game_closes_the_lobby_then_posts_and_edits_its_board() -> Non
     game = chat_game(engine_game, status="playing", lobby_message_id=5)
     assert step(game) == GroupStep("close_lobby", "close_lobby")
     game.lobby_closed = True
-    assert step(game) == GroupStep("new_board", "new:1")
+    assert step(game) == GroupStep("new_board", "new:1", 1)
     game.board = Board(message_id=9, round_number=1)
     assert step(game) == GroupStep("edit_board", f"edit:{engine_game.version}")
     game.board.shows_version = engine_game.version
@@ -75,7 +75,18 @@ def test_a_new_round_finishes_the_old_board_and_posts_a_new_one() -> None:
     game.board = Board(message_id=9, round_number=1, shows_version=3)
     assert step(game) == GroupStep("finish_board", "finish:1")
     game.board.finished = True
-    assert step(game) == GroupStep("new_board", "new:2")
+    assert step(game) == GroupStep("new_board", "new:2", 2)
+
+
+def test_a_round_that_came_and_went_between_two_calls_still_gets_its_board() -> None:
+    start = Game.new("fives", ["A", "B"], seed=11)
+    later = played_until(start, lambda g: g.over or g.round.number == 3)
+    assert later.round.number == 3
+    game = chat_game(later, status="playing", lobby_closed=True)
+    game.board = Board(message_id=9, round_number=1, finished=True)
+    assert step(game) == GroupStep("new_board", "new:2", 2)  # round 2, not straight to 3
+    game.board = Board(message_id=10, round_number=2, finished=True)
+    assert step(game) == GroupStep("new_board", "new:3", 3)
 
 
 def test_the_end_finishes_the_board_then_posts_the_final_table() -> None:
