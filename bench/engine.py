@@ -118,9 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     print("tiles placed per second, four players, random moves (median of alternating runs):")
     print(f"  ours, twolane (boneyard, penalties, records): {statistics.median(ours):>9.0f}")
     print(f"  dominoes package, its own game:               {statistics.median(theirs):>9.0f}")
-    print(
-        f"  ratio: {statistics.median(ratios):.2f}x  (runs: {', '.join(f'{r:.2f}' for r in ratios)})"
-    )
+    runs = ", ".join(f"{r:.2f}" for r in ratios)
+    print(f"  ratio: {statistics.median(ratios):.2f}x  (runs: {runs})")
     return 0
 
 
