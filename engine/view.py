@@ -112,7 +112,5 @@ def view_for(game: Game, seat: int | None = None, round_number: int | None = Non
         count_terms=None if terms is None else tuple(terms),
         legal=game.legal_moves() if seat is not None and seat == turn else (),
         standings=standings(game),
-        finished_rounds=tuple(
-            summarize(r) for r in game.rounds[: rnd.number] if r.end is not None
-        ),
+        finished_rounds=tuple(summarize(r) for r in game.rounds[: rnd.number] if r.end is not None),
     )
