@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import logging
 import sys
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
+from redis.exceptions import RedisError
+from telegram.error import InvalidToken, NetworkError
 
 from bot.logs import setup_logging
 from bot.settings import Settings, describe_error
@@ -24,6 +27,32 @@ def main() -> int:
         secrets.append(settings.redis_url.get_secret_value())
     setup_logging(settings.log_level, secrets)
 
+    try:
+        run(settings)
+    except InvalidToken:
+        print(
+            "domino-bot: Telegram refused TELEGRAM_BOT_TOKEN (check it with @BotFather)",
+            file=sys.stderr,
+        )
+        return 2
+    except NetworkError as error:
+        reason = _redact(str(error), secrets)
+        print(
+            f"domino-bot: cannot reach the Bot API at {settings.telegram_api_url}: {reason}",
+            file=sys.stderr,
+        )
+        return 1
+    except RedisError as error:
+        where = _redis_place(settings)
+        print(
+            f"domino-bot: cannot reach Redis at {where}: {_redact(str(error), secrets)}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def run(settings: Settings) -> None:
     from bot.app import build_application
 
     application = build_application(settings)
@@ -39,11 +68,26 @@ def main() -> int:
                 settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
             ),
             allowed_updates=["message", "callback_query", "my_chat_member"],
+            bootstrap_retries=settings.startup_retries,
         )
     else:
         log.info("starting with long polling")
-        application.run_polling(allowed_updates=["message", "callback_query", "my_chat_member"])
-    return 0
+        application.run_polling(
+            allowed_updates=["message", "callback_query", "my_chat_member"],
+            bootstrap_retries=settings.startup_retries,
+        )
+
+
+def _redact(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "<secret>")
+    return text
+
+
+def _redis_place(settings: Settings) -> str:
+    """host:port of REDIS_URL, never its password."""
+    url = urlsplit(settings.redis_url.get_secret_value() if settings.redis_url else "")
+    return f"{url.hostname}:{url.port or 6379}"
 
 
 if __name__ == "__main__":

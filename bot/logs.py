@@ -28,9 +28,23 @@ class Redactor(logging.Filter):
         return True
 
 
+class QuietRetries(logging.Filter):
+    """PTB logs every failed start-up attempt with a traceback; a line is enough."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and "Network Retry Loop" in record.getMessage():
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({error.__class__.__name__}: {error})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def setup_logging(level: str, secrets: list[str]) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(QuietRetries())
     handler.addFilter(Redactor(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]

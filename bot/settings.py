@@ -28,6 +28,8 @@ class Settings(BaseSettings):
     group_edit_interval_seconds: float = Field(default=3.1, ge=0, le=60)
     group_messages_per_minute: int = Field(default=20, ge=1, le=600)
     sweep_interval_seconds: float = Field(default=0.5, gt=0, le=10)
+    # A bot started before the network is up tries again (PTB backs off between tries).
+    startup_retries: int = Field(default=5, ge=0, le=100)
     key_prefix: str = "dom"
     # Webhook mode (several processes behind a load balancer); empty: long polling.
     webhook_url: str = ""

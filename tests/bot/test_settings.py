@@ -74,3 +74,34 @@ def test_the_log_redactor_hides_secrets(where: str) -> None:
     text = record.getMessage() + (record.exc_text or "")
     assert secret not in text
     assert "<secret>" in text
+
+
+def test_an_unreachable_bot_api_is_one_line_and_status_1(tmp_path: Path) -> None:
+    env = {
+        "TELEGRAM_BOT_TOKEN": "123456:ABCdefGHIjklMNOpqrSTUvwxYZ0123456789",
+        "TELEGRAM_API_URL": "http://127.0.0.1:9",  # nothing listens on the discard port
+        "STARTUP_RETRIES": "0",
+    }
+    result = run_bot(env, tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("domino-bot: cannot reach the Bot API at http://127.0.0.1:9")
+    assert env["TELEGRAM_BOT_TOKEN"] not in result.stderr
+
+
+def test_an_unreachable_redis_is_one_line_without_its_password(tmp_path: Path) -> None:
+    from tests.fakebotapi import FakeBotApi
+
+    with FakeBotApi() as api:
+        env = {
+            "TELEGRAM_BOT_TOKEN": api.token,
+            "TELEGRAM_API_URL": api.url,
+            "REDIS_URL": "redis://user:hunter2@127.0.0.1:1/0",
+        }
+        result = run_bot(env, tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("domino-bot: cannot reach Redis at 127.0.0.1:1")
+    assert "hunter2" not in result.stderr and api.token not in result.stderr
