@@ -8,6 +8,7 @@ from telegram.helpers import create_deep_linked_url
 from bot import callbacks as cb
 from bot.i18n import Translator
 from bot.storage.models import ChatGame
+from bot.texts import variant_name
 from engine import Doubles, Draw, End, Pass, Play, SeatView, Tile
 
 END_LABELS = {
@@ -71,10 +72,11 @@ def stop_confirmation(game: ChatGame, tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[button(tr("Yes, end it"), "y"), button(tr("No, play on"), "n")]])
 
 
-def rules(current: str, tr: Translator, names: dict[str, str]) -> InlineKeyboardMarkup:
+def rules(current: str, tr: Translator) -> InlineKeyboardMarkup:
+    """One button per game: /rules switches to it in place."""
     buttons = [
         InlineKeyboardButton(
-            ("• " if variant == current else "") + names[variant],
+            ("• " if variant == current else "") + variant_name(tr, variant),
             callback_data=cb.Callback(cb.RULES, arg=variant).encode(),
         )
         for variant in cb.VARIANTS

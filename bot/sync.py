@@ -305,27 +305,15 @@ class Syncer:
         caption = self._board_caption(game, engine_game, view, tr, finishing)
         picture = render_board(view, tr)
         markup = None if finishing else keyboards.board(game, tr)
-        if step.kind == "new_board":
-            result = await telegram_io.send_photo(
-                self.bot,
-                game.chat_id,
-                picture.data,
-                caption,
-                thread_id=game.thread_id,
-                markup=markup,
-                filename=picture.filename,
-            )
-        else:
-            assert board.message_id is not None
-            result = await telegram_io.edit_photo(
-                self.bot,
-                game.chat_id,
-                board.message_id,
-                picture.data,
-                caption,
-                markup=markup,
-                filename=picture.filename,
-            )
+        result = await telegram_io.show_photo(
+            self.bot,
+            game.chat_id,
+            None if step.kind == "new_board" else board.message_id,
+            picture,
+            caption,
+            thread_id=game.thread_id,
+            markup=markup,
+        )
         if await self._migrated(game, result):
             return result
         actions = _actions(engine_game)
@@ -437,27 +425,12 @@ class Syncer:
         picture = render_hand(view, tr)
         markup = keyboards.hand(game, view, tr) if active else None
         old_id = seat.hand_message_id
-        if active or old_id is None or seat.hand_resend:
-            result = await telegram_io.send_photo(
-                self.bot,
-                seat.user_id,
-                picture.data,
-                caption,
-                markup=markup,
-                filename=picture.filename,
-            )
-            if result.ok and old_id is not None:
-                await telegram_io.delete(self.bot, seat.user_id, old_id)
-        else:
-            result = await telegram_io.edit_photo(
-                self.bot,
-                seat.user_id,
-                old_id,
-                picture.data,
-                caption,
-                markup=None,
-                filename=picture.filename,
-            )
+        fresh = active or old_id is None or seat.hand_resend  # a new message notifies him
+        result = await telegram_io.show_photo(
+            self.bot, seat.user_id, None if fresh else old_id, picture, caption, markup=markup
+        )
+        if fresh and result.ok and old_id is not None:
+            await telegram_io.delete(self.bot, seat.user_id, old_id)
         now = self.clock()
         group_tr = translator(await self.service.chat_language(chat_id))
 

@@ -27,6 +27,8 @@ from telegram.error import (
     TelegramError,
 )
 
+from bot.render import Picture
+
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 3
@@ -165,6 +167,32 @@ async def edit_photo(
             media, chat_id=chat_id, message_id=message_id, reply_markup=markup
         ),
         f"editMessageMedia in {chat_id}",
+    )
+
+
+async def show_photo(
+    bot: Bot,
+    chat_id: int,
+    message_id: int | None,
+    picture: Picture,
+    caption: str,
+    *,
+    thread_id: int | None = None,
+    markup: InlineKeyboardMarkup | None = None,
+) -> Result:
+    """A picture as a new message (`message_id` None), or in place of an existing one's."""
+    if message_id is None:
+        return await send_photo(
+            bot,
+            chat_id,
+            picture.data,
+            caption,
+            thread_id=thread_id,
+            markup=markup,
+            filename=picture.filename,
+        )
+    return await edit_photo(
+        bot, chat_id, message_id, picture.data, caption, markup=markup, filename=picture.filename
     )
 
 

@@ -62,13 +62,12 @@ async def _show_rules(query: CallbackQuery, variant: str, tr: Translator) -> Non
     message = query.message
     if message is None:
         return
-    names = {v: texts.variant_name(tr, v) for v in cb.VARIANTS}
     await telegram_io.edit_text(
         query.get_bot(),
         message.chat.id,
         message.message_id,
         rules.text(tr.lang, variant),
-        markup=keyboards.rules(variant, tr, names),
+        markup=keyboards.rules(variant, tr),
     )
 
 

@@ -112,8 +112,7 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     variant = context.args[0].lower() if context.args else "fives"
     if variant not in VARIANTS:
         variant = "fives"
-    names = {v: texts.variant_name(tr, v) for v in VARIANTS}
-    await reply(update, rules.text(tr.lang, variant), markup=keyboards.rules(variant, tr, names))
+    await reply(update, rules.text(tr.lang, variant), markup=keyboards.rules(variant, tr))
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -189,7 +189,7 @@ def test_every_button_the_keyboards_make_decodes() -> None:
             keyboards.board(game, tr),
             keyboards.final(game, tr),
             keyboards.stop_confirmation(game, tr),
-            keyboards.rules(variant, tr, {v: v for v in cb.VARIANTS}),
+            keyboards.rules(variant, tr),
             keyboards.hand(game, view, tr),
         ]
         for tile in view.hand:
