@@ -115,11 +115,18 @@ def main(argv: list[str] | None = None) -> int:
         theirs.append(other)
         ratios.append(mine / other)
     print()
-    print("tiles placed per second, four players, random moves (median of alternating runs):")
-    print(f"  ours, twolane (boneyard, penalties, records): {statistics.median(ours):>9.0f}")
-    print(f"  dominoes package, its own game:               {statistics.median(theirs):>9.0f}")
+    print(f"tiles placed per second, four players, random moves ({args.repeats} alternating runs):")
+    print(f"  {'':46} {'best':>9} {'median':>9}")
+    for label, speeds in (
+        ("ours, twolane (boneyard, penalties, records)", ours),
+        ("dominoes package, its own game", theirs),
+    ):
+        print(f"  {label:46} {max(speeds):>9.0f} {statistics.median(speeds):>9.0f}")
     runs = ", ".join(f"{r:.2f}" for r in ratios)
-    print(f"  ratio: {statistics.median(ratios):.2f}x  (runs: {runs})")
+    # Interference only ever slows a run down, so each side's best run is its truest
+    # speed (as timeit takes the minimum); the median of paired ratios is shown too.
+    print(f"  ratio, best against best: {max(ours) / max(theirs):.2f}x")
+    print(f"  ratio, median of pairs:   {statistics.median(ratios):.2f}x  (pairs: {runs})")
     return 0
 
 

@@ -74,12 +74,13 @@ class Round:
 
     @staticmethod
     def deal(number: int, starter: int, hands: list[list[Tile]], boneyard: list[Tile]) -> Round:
+        """A round about to open; `hands` and `boneyard` become the record of the deal."""
         seats = len(hands)
         return Round(
             number=number,
             starter=starter,
-            dealt=[list(hand) for hand in hands],
-            dealt_boneyard=list(boneyard),
+            dealt=hands,
+            dealt_boneyard=boneyard,
             hands=[list(hand) for hand in hands],
             boneyard=list(boneyard),
             turn=starter,
@@ -234,7 +235,8 @@ class Game:
             if required is not None and starter != required:
                 raise ValueError(f"starter must hold {self.rules.required_opening(1)}")
         self._legal = None
-        self.rounds.append(Round.deal(number, starter, hands, list(boneyard)))
+        dealt = [list(hand) for hand in hands]  # the caller keeps his own lists
+        self.rounds.append(Round.deal(number, starter, dealt, list(boneyard)))
 
     def _deal_from_seed(self) -> None:
         number = len(self.rounds) + 1
@@ -243,13 +245,9 @@ class Game:
         attempt = 0
         while True:
             order, lot = _shuffle(f"{self.seed}:{number}:{attempt}")
-            # Hands sorted highest first; ALL_TILES is in ascending order, so sorting
-            # the indices (plain ints) sorts the tiles.
-            hands = [
-                [ALL_TILES[i] for i in sorted(order[s * size : (s + 1) * size], reverse=True)]
-                for s in range(seats)
-            ]
-            boneyard = [ALL_TILES[i] for i in order[seats * size :]]
+            tiles = [ALL_TILES[i] for i in order]
+            hands = [tiles[s * size : (s + 1) * size] for s in range(seats)]
+            boneyard = tiles[seats * size :]
             if not self.rules.needs_redeal(number, boneyard):
                 break
             attempt += 1
@@ -466,12 +464,12 @@ class Game:
         else:
             candidate = None
         rnd = self.rounds[-1] if self.rounds else None
-        if candidate is None or (seat is not None and seat != rnd.turn):  # type: ignore[union-attr]
+        if candidate is None or rnd is None or (seat is not None and seat != rnd.turn):
             refusal = self.refusal(move, seat)
             if refusal is not None:
                 raise refusal
             move = self.resolve(move)
-        assert rnd is not None
+            rnd = self.rounds[-1]  # a legal move means a round is being played
         mover = rnd.turn
         kind = move.__class__
         if kind is Play:
@@ -498,7 +496,9 @@ class Game:
         if penalty:
             rnd.penalties[mover] += penalty
             self.totals[mover] += penalty
-        if not rnd.boneyard and all(seat in rnd.passed for seat, h in enumerate(rnd.hands) if h):
+        # Blocked: everyone still holding tiles has passed since the last play (a
+        # passer cannot have gone out since: going out takes a play).
+        if not rnd.boneyard and len(rnd.passed) + len(rnd.out) == len(rnd.hands):
             self._end_round(rnd, "blocked", None)
         else:
             self._next_turn(rnd)
@@ -536,7 +536,7 @@ class Game:
                 hand.append(rnd.boneyard.pop(0))
             else:
                 rnd.out.append(mover)
-                if not (rules.play_on_after_out and sum(1 for h in rnd.hands if h) > 1):
+                if not (rules.play_on_after_out and len(rnd.hands) - len(rnd.out) > 1):
                     self._end_round(rnd, "out", mover)
                     return entry
         if points and rules.match_over(self.totals, self.target, False):

@@ -36,7 +36,7 @@ class SeatView:
     round_number: int
     starter: int
     turn: int | None  # None once the game is over
-    hand: tuple[Tile, ...]  # empty for onlookers
+    hand: tuple[Tile, ...]  # highest first; empty for onlookers
     hand_sizes: tuple[int, ...]
     boneyard_size: int
     table: Table
@@ -99,7 +99,8 @@ def view_for(game: Game, seat: int | None = None, round_number: int | None = Non
         round_number=rnd.number,
         starter=rnd.starter,
         turn=turn,
-        hand=() if seat is None else tuple(rnd.hands[seat]),
+        # Highest tile first, whatever order the tiles came in: easy to scan.
+        hand=() if seat is None else tuple(sorted(rnd.hands[seat], reverse=True)),
         hand_sizes=tuple(len(hand) for hand in rnd.hands),
         boneyard_size=len(rnd.boneyard),
         table=rnd.table.copy(),

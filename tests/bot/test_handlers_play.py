@@ -47,7 +47,8 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
     game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
     labels = [b.text for b in hand_buttons(hand)]
-    assert labels == ["🟢 1) 6:2", "▫️ 2) 1:0", "▫️ 3) 4:3", "▫️ 4) 1:1", "▫️ 5) 0:0"]
+    # The tiles come highest first, numbered as in the hand picture.
+    assert labels == ["🟢 1) 6:2", "▫️ 2) 4:3", "▫️ 3) 1:1", "▫️ 4) 1:0", "▫️ 5) 0:0"]
     assert not any(b.callback_data.startswith(("D:", "X:")) for b in hand_buttons(hand))
     assert "Ваш ход! Концы: 6 · 2" in (hand.caption or "")
     await h.settle()

@@ -356,7 +356,7 @@ def test_the_determinized_game_plays_on_from_the_view() -> None:
         world = sample_world(knowledge, random.Random(seed))
         assert check_world(knowledge, world) == []
         guess = world_game(view, world)
-        assert guess.legal_moves() == view.legal
+        assert set(guess.legal_moves()) == set(view.legal)  # the view sorts the hand
         assert guess.totals == list(view.totals)
         assert view_for(guess, seat).hand == view.hand
         while guess.round.end is None:
