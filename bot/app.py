@@ -11,6 +11,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from bot import handlers
 from bot.handlers.common import Deps
 from bot.i18n import LANGUAGES, N_, translator
+from bot.liveness import Liveness
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
@@ -57,7 +58,11 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
             )
         store = Store(client, Keys(settings.key_prefix))
         service = GameService(store, settings)
-        syncer = Syncer(application.bot, service, settings)
+        liveness = Liveness(store)
+        await liveness.beat()
+        liveness.start()
+        application.bot_data["liveness"] = liveness
+        syncer = Syncer(application.bot, service, settings, liveness=liveness)
         application.bot_data["deps"] = Deps(settings, store, service, syncer)
         sweeper = Sweeper(service, syncer, settings.sweep_interval_seconds)
         application.bot_data["sweeper"] = sweeper
@@ -69,6 +74,9 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         sweeper = application.bot_data.get("sweeper")
         if isinstance(sweeper, Sweeper):
             await sweeper.stop()
+        liveness = application.bot_data.get("liveness")
+        if isinstance(liveness, Liveness):
+            await liveness.stop()
         await client.aclose()
 
     limiter = AIORateLimiter(

@@ -7,7 +7,8 @@ of times, from any process, after a restart: it only does what is missing.
 Group calls are paced (a few at once, then one every few seconds, never more than
 the group limit per minute): moves that come faster are shown together in the
 next edit, and a picture is rendered only for an edit actually sent. Each call is
-claimed in a transaction first, so two processes never make the same one.
+claimed in a transaction first, so two processes never make the same one; a claim
+whose process died (see bot.liveness) is taken over, so nothing waits for long.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from telegram import Bot
 
 from bot import keyboards, telegram_io, texts
 from bot.i18n import N_, Translator, translator
+from bot.liveness import Liveness
 from bot.render import board_text, final_text, render_board, render_final, render_hand
 from bot.service import GameService, Refusal
 from bot.settings import Settings
-from bot.storage.models import Board, ChatGame
+from bot.storage.models import Board, ChatGame, Seat
 from bot.storage.store import Store, Tx
 from bot.telegram_io import Outcome, Result
 from engine import Game, MoveEntry, SeatView, view_for
@@ -36,7 +38,7 @@ BURST = 3  # group calls allowed in a burst; then one per interval
 CAPTION_LIMIT = 1024
 RECENT_SHOWN = 8  # moves listed in a caption at most
 RETRY_AFTER_CRASH = 5.0  # seconds
-BUSY_LEASE = 45.0  # a claimed group call not recorded by then is taken as lost
+BUSY_LEASE = 45.0  # a claimed call not recorded by then is taken as lost, whoever made it
 RETRY_FAILED = 10.0  # seconds before a failed group call is tried again
 RETRY_WHILE_BUSY = 1.0  # seconds before looking again at a group another sync is calling
 
@@ -111,12 +113,14 @@ class Syncer:
         service: GameService,
         settings: Settings,
         clock: Callable[[], float] = time.time,
+        liveness: Liveness | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
         self.store: Store = service.store
         self.settings = settings
         self.clock = clock
+        self.liveness = liveness or Liveness(self.store)
 
     async def sync(self, chat_id: int, thread_id: int | None) -> None:
         """Do what is missing now; note in the due index when the rest can be done."""
@@ -130,19 +134,27 @@ class Syncer:
             # What the group needed may have changed since we looked: another sync (here or
             # in another process) can have finished its call and noted the next one, which
             # the exact reschedule below would wipe out. Keep what the stored game needs.
-            pending = self._group_due(game)
+            pending = await self._group_due(game)
             if pending is not None:
                 due.append(pending)
+        if game is not None and any(seat.hand_claim_by for seat in game.seats):
+            due.append(self.clock() + RETRY_WHILE_BUSY)  # a hand under way: see it arrived
         if game is not None and game.status == "playing" and game.deadline is not None:
             due.append(game.deadline)
         await self.store.reschedule(chat_id, thread_id, min(due) if due else None)
 
-    def _group_due(self, game: ChatGame) -> float | None:
+    async def _held(self, by: str, since: float, now: float) -> bool:
+        """Is a claim made by process `by` at `since` still being worked on?"""
+        if now - since >= BUSY_LEASE:
+            return False
+        return not by or await self.liveness.alive(by)  # "": made before owners were noted
+
+    async def _group_due(self, game: ChatGame) -> float | None:
         """When the stored game's next group call may go (None: the group is up to date)."""
         if plan_group_step(game, game.game() if game.engine is not None else None) is None:
             return None
         now = self.clock()
-        if game.group_busy and now - game.group_busy_since < BUSY_LEASE:
+        if game.group_busy and await self._held(game.group_busy_by, game.group_busy_since, now):
             return now + RETRY_WHILE_BUSY  # someone is making a call: look again after it
         return next_group_call(
             game.group_calls,
@@ -161,8 +173,11 @@ class Syncer:
                 return None
             engine_game = game.game() if game.engine is not None else None
             now = self.clock()
-            if game.group_busy and now - game.group_busy_since < BUSY_LEASE:
-                return None  # another sync is making a call; it plans the next one itself
+            lost = ""  # the dead process whose claim we may take over
+            if game.group_busy:
+                if await self._held(game.group_busy_by, game.group_busy_since, now):
+                    return None  # another sync is making a call; it plans the next one itself
+                lost = game.group_busy_by
             step = plan_group_step(game, engine_game)
             if step is None:
                 return None
@@ -174,7 +189,7 @@ class Syncer:
             )
             if allowed > now:
                 return allowed
-            claimed = await self._claim_group(chat_id, thread_id, step, now)
+            claimed = await self._claim_group(chat_id, thread_id, step, now, lost)
             if claimed is None:
                 continue  # someone else changed the game: plan again
             result = await self._perform(claimed, step)
@@ -187,23 +202,26 @@ class Syncer:
         return self.clock()
 
     async def _claim_group(
-        self, chat_id: int, thread_id: int | None, step: GroupStep, now: float
+        self, chat_id: int, thread_id: int | None, step: GroupStep, now: float, lost: str
     ) -> ChatGame | None:
         interval = self.settings.group_edit_interval_seconds
         per_minute = self.settings.group_messages_per_minute
+        await self.liveness.beat()  # our claim must not look abandoned to others
+        owner = self.liveness.process_id
 
         def apply(tx: Tx) -> None:
             game = tx.game
             if game is None:
                 raise Refusal("game_gone")
             engine_game = game.game() if game.engine is not None else None
-            if game.group_busy and now - game.group_busy_since < BUSY_LEASE:
+            fresh = now - game.group_busy_since < BUSY_LEASE
+            if game.group_busy and fresh and not (lost and game.group_busy_by == lost):
                 raise Refusal("not_due")
             again = plan_group_step(game, engine_game)
             if again != step or next_group_call(game.group_calls, now, interval, per_minute) > now:
                 raise Refusal("not_due")
             game.group_calls = [t for t in game.group_calls if now - t < 60] + [now]
-            game.group_busy, game.group_busy_since = step.key, now
+            game.group_busy, game.group_busy_since, game.group_busy_by = step.key, now, owner
             if step.kind == "new_board" and step.round_number != game.board.round_number:
                 game.board = Board(round_number=step.round_number)
 
@@ -384,29 +402,54 @@ class Syncer:
         if game is None or game.engine is None:
             return
         engine_game = game.game()
+        now = self.clock()
         for seat_index, seat in enumerate(game.seats):
             if seat.user_id is None:
                 continue
             _, shows = hand_state(game, engine_game, seat_index)
             if seat.computer and seat.hand_message_id is None:
                 continue
+            retake = None
             if seat.hand_shows == shows:
-                continue
-            await self._update_hand(game.chat_id, game.thread_id, game.id, seat_index, shows)
+                if not await self._hand_lost(seat, now):
+                    continue
+                retake = (seat.hand_claim_by, seat.hand_claim_since)  # its sender died
+            await self._update_hand(
+                game.chat_id, game.thread_id, game.id, seat_index, shows, retake
+            )
+
+    async def _hand_lost(self, seat: Seat, now: float) -> bool:
+        """Was this hand claimed by a process that died before sending it?"""
+        claimed = bool(seat.hand_claim_by)
+        return claimed and not await self._held(seat.hand_claim_by, seat.hand_claim_since, now)
 
     async def _update_hand(
-        self, chat_id: int, thread_id: int | None, game_id: str, seat_index: int, shows: str
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        game_id: str,
+        seat_index: int,
+        shows: str,
+        retake: tuple[str, float] | None = None,
     ) -> None:
+        await self.liveness.beat()
+        owner, since = self.liveness.process_id, self.clock()
+
         def claim(tx: Tx) -> str:
             game = tx.game
             if game is None or game.id != game_id or game.engine is None:
                 raise Refusal("game_gone")
             seat = game.seats[seat_index]
             _, wanted = hand_state(game, game.game(), seat_index)
-            if wanted != shows or seat.hand_shows == wanted:
+            if wanted != shows:
                 raise Refusal("not_due")
             previous = seat.hand_shows
+            if seat.hand_shows == wanted:
+                if retake != (seat.hand_claim_by, seat.hand_claim_since):
+                    raise Refusal("not_due")  # shown, or someone alive is showing it
+                previous = ""  # if we fail too, the next sync tries again
             seat.hand_shows = wanted
+            seat.hand_claim_by, seat.hand_claim_since = owner, since
             return previous
 
         try:
@@ -439,6 +482,8 @@ class Syncer:
             if current is None or current.id != game_id:
                 return
             seated = current.seats[seat_index]
+            if (seated.hand_claim_by, seated.hand_claim_since) == (owner, since):
+                seated.hand_claim_by = ""  # our claim is done (a later one stays)
             if result.ok:
                 if result.message_id is not None:
                     seated.hand_message_id = result.message_id
@@ -473,7 +518,7 @@ class Syncer:
 
         def record(tx: Tx) -> None:
             if tx.game is not None and busy and tx.game.group_busy == busy:
-                tx.game.group_busy = ""
+                tx.game.group_busy, tx.game.group_busy_by = "", ""
             apply(tx)
 
         changed, _ = await self.store.change(game.chat_id, game.thread_id, record)

@@ -38,6 +38,10 @@ class Keys:
     def user(self, user_id: int) -> str:
         return f"{self.prefix}:{{u{user_id}}}:user"
 
+    def process(self, process_id: str) -> str:
+        """A running bot process's heartbeat (see bot.liveness)."""
+        return f"{self.prefix}:proc:{process_id}"
+
     def due(self) -> str:
         """Sorted set of game keys by the time something is due (a deadline, a board edit)."""
         return f"{self.prefix}:due"

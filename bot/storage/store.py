@@ -129,6 +129,14 @@ class Store:
         else:
             await self.redis.zadd(self.keys.due(), {key: when})
 
+    # -- running processes ----------------------------------------------------------
+
+    async def heartbeat(self, process_id: str, ttl: float) -> None:
+        await self.redis.set(self.keys.process(process_id), "1", px=int(ttl * 1000))
+
+    async def alive(self, process_id: str) -> bool:
+        return bool(await self.redis.exists(self.keys.process(process_id)))
+
     # -- records, stats, languages --------------------------------------------------
 
     async def last_record(self, chat_id: int, thread_id: int | None) -> dict[str, Any] | None:

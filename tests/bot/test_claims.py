@@ -1,0 +1,131 @@
+"""A call claimed by a process that then died is made by another one at once.
+
+A hand or a group call is claimed in the stored game before it is sent. If the
+process dies between the claim and the send (kill -9, a lost machine), the claim
+names a process whose heartbeat is gone, and the next sync makes the call itself
+instead of letting the player wait for his turn to time out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.liveness import Liveness
+from bot.storage.store import Tx
+from bot.sync import hand_state
+from engine import Game
+from tests.bot.conftest import Harness, Table, position
+
+NAMES = ["Андрей", "Ирина"]
+ANDREY_TO_ACT = position(
+    "fives",
+    NAMES,
+    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
+    moves=["6:5", "5:2@E"],
+)
+DEAD = "deadprocess0"  # a process id with no heartbeat: it is not running
+ALIVE = "liveprocess0"
+
+
+async def claim_then_die(h: Harness, table: Table, owner: str, *, group: bool) -> Game:
+    """Store a new position whose hand (or board edit) `owner` claimed but never sent."""
+    engine_game = ANDREY_TO_ACT.copy()
+    now = h.clock()
+
+    def apply(tx: Tx) -> None:
+        game = tx.game
+        assert game is not None
+        game.store_game(engine_game)
+        if group:
+            game.group_busy = f"edit:{engine_game.version}"
+            game.group_busy_by, game.group_busy_since = owner, now
+        else:
+            seat = game.seats[0]
+            _, seat.hand_shows = hand_state(game, engine_game, 0)
+            seat.hand_claim_by, seat.hand_claim_since = owner, now
+
+    await h.store.change(table.chat, None, apply)
+    return engine_game
+
+
+async def hand_at(h: Harness, user: int, version: int) -> bool:
+    try:
+        await h.hand_for(user, version, timeout=1.5)
+    except TimeoutError:
+        return False
+    return True
+
+
+async def test_a_hand_a_dead_process_claimed_is_sent_by_the_next_sync(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey = table.users[0]
+    engine_game = await claim_then_die(h, table, DEAD, group=False)
+    await h.syncer.sync(table.chat, None)
+    await h.hand_for(andrey, engine_game.version, timeout=5)
+    seat = (await table.game()).seats[0]
+    assert seat.hand_claim_by == ""  # done, nothing left claimed
+
+
+async def test_a_hand_a_running_process_is_sending_is_not_sent_twice(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey = table.users[0]
+    await h.store.heartbeat(ALIVE, 30)
+    try:
+        engine_game = await claim_then_die(h, table, ALIVE, group=False)
+        await h.syncer.sync(table.chat, None)
+        assert not await hand_at(h, andrey, engine_game.version)
+    finally:
+        await h.store.redis.delete(h.store.keys.process(ALIVE))  # now it has died
+    await h.syncer.sync(table.chat, None)
+    await h.hand_for(andrey, engine_game.version, timeout=5)
+
+
+async def board_version(h: Harness, table: Table, version: int, timeout: float) -> bool:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        if (await table.game()).board.shows_version == version:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_a_board_edit_a_dead_process_claimed_is_made_at_once(h: Harness) -> None:
+    table = await h.table("fives")
+    h.clock.advance(60)  # the start's group calls are out of the pacing window
+    engine_game = await claim_then_die(h, table, DEAD, group=True)
+    await h.syncer.sync(table.chat, None)
+    assert await board_version(h, table, engine_game.version, timeout=5)
+    game = await table.game()
+    assert game.group_busy == "" and game.group_busy_by == ""
+
+
+async def test_a_board_edit_under_way_elsewhere_is_left_to_its_process(h: Harness) -> None:
+    table = await h.table("fives")
+    h.clock.advance(60)
+    await h.store.heartbeat(ALIVE, 30)
+    try:
+        engine_game = await claim_then_die(h, table, ALIVE, group=True)
+        await h.syncer.sync(table.chat, None)
+        assert not await board_version(h, table, engine_game.version, timeout=1)
+    finally:
+        await h.store.redis.delete(h.store.keys.process(ALIVE))
+    await h.syncer.sync(table.chat, None)
+    assert await board_version(h, table, engine_game.version, timeout=5)
+
+
+async def test_a_process_is_alive_while_it_beats(h: Harness) -> None:
+    mine = Liveness(h.store, ttl=0.5)
+    other = Liveness(h.store, ttl=0.5)
+    assert mine.process_id != other.process_id
+    assert not await other.alive(mine.process_id)  # never beat
+    mine.start()
+    try:
+        await asyncio.sleep(0.1)
+        assert await other.alive(mine.process_id)
+        await asyncio.sleep(1.0)  # longer than its key lives: only the beating keeps it
+        assert await other.alive(mine.process_id)
+    finally:
+        await mine.stop()
+    await asyncio.sleep(0.7)
+    assert not await other.alive(mine.process_id)
+    assert await mine.alive(mine.process_id)  # a process knows it runs without asking
