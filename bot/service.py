@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import computer
 from bot.callbacks import Callback
@@ -26,9 +26,15 @@ from engine.variants import ruleset
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 MAX_SEATS = 4
 MIN_SEATS = 2
 MISSES_BEFORE_COMPUTER = 3
+# Every change is followed by a sync of the chat's messages (and, at the end, by
+# counting the game). Noted as due beforehand, so that if this process dies right
+# after the commit, a sweeper somewhere does the rest this many seconds later.
+RETRY_AFTER_CRASH = 5.0
 TURN_CHOICES = (30, 60, 90, 180, 300)
 TARGET_CHOICES = {2: (25, 50, 100), 3: (25, 50, 100), 4: (20, 40, 100)}
 VARIANT_ORDER = ("fives", "muggins", "twolane")
@@ -102,7 +108,7 @@ class GameService:
             tx.game = game
             return True
 
-        game, created = await self.store.change(chat_id, thread_id, apply)
+        game, created = await self._change(chat_id, thread_id, apply)
         assert game is not None
         return game, created
 
@@ -122,7 +128,7 @@ class GameService:
             game.lobby_rev += 1
             return True
 
-        game, joined = await self.store.change(chat_id, thread_id, apply)
+        game, joined = await self._change(chat_id, thread_id, apply)
         assert game is not None
         return game, joined
 
@@ -182,7 +188,7 @@ class GameService:
             elif action == "st":
                 self._start(game, now)
 
-        game, _ = await self.store.change(chat_id, thread_id, apply)
+        game, _ = await self._change(chat_id, thread_id, apply)
         assert game is not None
         await self._after_change(game)
         return game
@@ -230,7 +236,7 @@ class GameService:
                 seed=secrets.randbits(62),
             )
 
-        game, _ = await self.store.change(chat_id, thread_id, apply)
+        game, _ = await self._change(chat_id, thread_id, apply)
         assert game is not None
         return game
 
@@ -261,7 +267,7 @@ class GameService:
             self._commit_moves(tx, game, engine_game, now)
             return [entry]
 
-        game, entries = await self.store.change(button.chat_id, button.thread_id, apply)
+        game, entries = await self._change(button.chat_id, button.thread_id, apply)
         assert game is not None
         await self._after_change(game)
         return Played(game, entries, game.status == "over")
@@ -294,7 +300,7 @@ class GameService:
             if engine_game.turn == seat_index:
                 self._arm_deadline(game, engine_game, now)
 
-        game, _ = await self.store.change(chat_id, thread_id, apply)
+        game, _ = await self._change(chat_id, thread_id, apply)
         assert game is not None
         await self._after_change(game)
         return game
@@ -310,7 +316,7 @@ class GameService:
                 raise Refusal("creator_or_admin_only")
             game.stop_requested_by = person.user_id
 
-        game, _ = await self.store.change(chat_id, thread_id, apply)
+        game, _ = await self._change(chat_id, thread_id, apply)
         assert game is not None
         return game
 
@@ -329,7 +335,7 @@ class GameService:
             game.status = "cancelled"
             game.deadline = None
 
-        game, _ = await self.store.change(chat_id, thread_id, apply)
+        game, _ = await self._change(chat_id, thread_id, apply)
         assert game is not None
         await self._after_change(game)
         return game
@@ -353,7 +359,7 @@ class GameService:
                 game.lobby_message_id = message_id
                 game.lobby_shows = game.lobby_rev
 
-        await self.store.change(chat_id, thread_id, apply)
+        await self._change(chat_id, thread_id, apply)
 
     async def resend_hand(
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
@@ -368,7 +374,7 @@ class GameService:
             game.seats[seat_index].hand_shows = ""
             game.seats[seat_index].hand_resend = True
 
-        await self.store.change(chat_id, thread_id, apply)
+        await self._change(chat_id, thread_id, apply)
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: its games and stats follow the new chat id."""
@@ -382,7 +388,7 @@ class GameService:
                     for seat in tx.game.seats:  # hand buttons name the chat: send them anew
                         seat.hand_shows = ""
 
-            await self.store.change(new_chat_id, thread_id, apply)
+            await self._change(new_chat_id, thread_id, apply)
 
     async def abandon(self, chat_id: int, thread_id: int | None, game_id: str) -> None:
         """The bot can no longer write to the group: the game ends there, as cancelled."""
@@ -396,7 +402,7 @@ class GameService:
                 game.board.finished = True
                 game.group_busy = ""
 
-        await self.store.change(chat_id, thread_id, apply)
+        await self._change(chat_id, thread_id, apply)
         await self.store.reschedule(chat_id, thread_id, None)
 
     async def stop_broken(self, chat_id: int, thread_id: int | None) -> None:
@@ -410,6 +416,8 @@ class GameService:
         """Play for the seat to act if its deadline has passed (exactly once)."""
         game = await self.store.load(chat_id, thread_id)
         now = self.clock()
+        if game is not None and game.status == "over" and game.engine is not None:
+            await self._count(game)  # a no-op, unless we died between the last move and it
         if game is None or game.status != "playing" or game.deadline is None:
             return None
         if game.deadline > now:
@@ -455,7 +463,7 @@ class GameService:
             return entries
 
         try:
-            changed, entries = await self.store.change(chat_id, thread_id, apply)
+            changed, entries = await self._change(chat_id, thread_id, apply)
         except Refusal:
             return None
         assert changed is not None
@@ -482,6 +490,13 @@ class GameService:
         delay = game.turn_seconds if human else self.settings.computer_delay_seconds
         game.deadline = now + delay
         game.deadline_version = engine_game.version
+
+    async def _change(
+        self, chat_id: int, thread_id: int | None, apply: Callable[[Tx], T]
+    ) -> tuple[ChatGame | None, T]:
+        """`Store.change`, with the chat noted as due in case we die right after it."""
+        await self.store.schedule(chat_id, thread_id, self.clock() + RETRY_AFTER_CRASH)
+        return await self.store.change(chat_id, thread_id, apply)
 
     async def _after_change(self, game: ChatGame) -> None:
         """Keep the due index up to date and count a finished game in the stats."""

@@ -25,7 +25,7 @@ from bot import keyboards, telegram_io, texts
 from bot.i18n import N_, Translator, translator
 from bot.liveness import Liveness
 from bot.render import board_text, final_text, render_board, render_final, render_hand
-from bot.service import GameService, Refusal
+from bot.service import RETRY_AFTER_CRASH, GameService, Refusal
 from bot.settings import Settings
 from bot.storage.models import Board, ChatGame, Seat
 from bot.storage.store import Store, Tx
@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 BURST = 3  # group calls allowed in a burst; then one per interval
 CAPTION_LIMIT = 1024
 RECENT_SHOWN = 8  # moves listed in a caption at most
-RETRY_AFTER_CRASH = 5.0  # seconds
 BUSY_LEASE = 45.0  # a claimed call not recorded by then is taken as lost, whoever made it
 RETRY_FAILED = 10.0  # seconds before a failed group call is tried again
 RETRY_WHILE_BUSY = 1.0  # seconds before looking again at a group another sync is calling

@@ -150,26 +150,34 @@ class Store:
         return data if isinstance(data, dict) else None
 
     async def add_to_stats(self, chat_id: int, game_id: str, lines: dict[int, StatLine]) -> bool:
-        """Add a finished game's results once (False if it was already counted)."""
-        if not await self.redis.sadd(self.keys.counted(chat_id), game_id):
-            return False
-        await self.redis.expire(self.keys.counted(chat_id), STATS_TTL)
+        """Add a finished game's results once (False if it was already counted).
+
+        The mark and every player's line are written in one transaction: a crash
+        half-way cannot count a game without its lines, nor count it twice.
+        """
+        counted = self.keys.counted(chat_id)
         key = self.keys.stats(chat_id)
-        for user_id, line in lines.items():
-            for attempt in range(MAX_ATTEMPTS):
-                async with self.redis.pipeline(transaction=True) as pipe:
-                    try:
-                        await pipe.watch(key)
-                        raw = await pipe.hget(key, str(user_id))
-                        total = _merge(_parse_stat(raw), line)
-                        pipe.multi()  # type: ignore[no-untyped-call]
-                        pipe.hset(key, str(user_id), total.model_dump_json())
-                        pipe.expire(key, STATS_TTL)
-                        await pipe.execute()
-                        break
-                    except WatchError:
-                        await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
-        return True
+        for attempt in range(MAX_ATTEMPTS):
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(counted, key)
+                    if await pipe.sismember(counted, game_id):
+                        return False
+                    totals = {
+                        str(user_id): _merge(_parse_stat(await pipe.hget(key, str(user_id))), line)
+                        for user_id, line in lines.items()
+                    }
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.sadd(counted, game_id)
+                    pipe.expire(counted, STATS_TTL)
+                    for user_id, total in totals.items():
+                        pipe.hset(key, user_id, total.model_dump_json())
+                    pipe.expire(key, STATS_TTL)
+                    await pipe.execute()
+                    return True
+                except WatchError:
+                    await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+        raise ConflictError(f"gave up adding game {game_id} to {key} after {MAX_ATTEMPTS} attempts")
 
     async def stats(self, chat_id: int) -> dict[int, StatLine]:
         raw = await self.redis.hgetall(self.keys.stats(chat_id))

@@ -228,6 +228,7 @@ async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
     andrey, _ = table.users
     game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
+    before = await table.board()
     await h.press(andrey, andrey, hand.id, data(hand, "P", "62"))
     ends = await h.wait(
         lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
@@ -235,6 +236,7 @@ async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
     await h.press(andrey, andrey, hand.id, data(ends, "E", "62E"))
     board = await table.board_caption("Ходит: Ирина")
     assert "Андрей" in (board.caption or "")
+    assert board.id == before.id and board.edit_count > before.edit_count  # edited in place
 
     async def shown() -> bool:
         current = await h.game(table.chat)

@@ -167,6 +167,9 @@ class Human:
             answer = self.api.callback_answer(query, timeout=15)
         except FakeBotApiError:  # the keyboard changed under his finger
             return None
+        except TimeoutError:  # the press died with a killed bot: like a person, press again
+            self.pressed.discard((message.id, button.callback_data))
+            return None
         return answer.text or "", bool(answer.show_alert)
 
     def _finish_choice(self, message: MessageView) -> bool:
@@ -317,8 +320,9 @@ def check_finished_game(
     rounds = len(record["rounds"])
 
     # One board picture per round, edited in place; then the final table. Each board
-    # ends showing how its round ended. A board sent late by the group's pacing may
-    # already show its round's end, so needs no edit; the game as a whole does.
+    # ends showing how its round ended. (How often it was edited depends on the pace:
+    # a scripted player can finish a round before the group's next call is allowed,
+    # and the board then goes out showing the round's end.)
     boards = board_messages(api, group)
     described = [(b.id, b.edit_count, b.caption) for b in boards]
     assert rounds <= len(boards) <= rounds + interrupted, described
@@ -329,7 +333,6 @@ def check_finished_game(
             number,
             board.caption,
         )
-    assert sum(board.edit_count for board in boards) >= 1
     assert lobby_id not in {m.id for m in api.messages(group)}  # the lobby made way for the game
 
     # The final table shows the scores an engine replay of the record gives.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from tests.e2e.harness import (
     BotProcess,
     Human,
@@ -16,6 +18,13 @@ from tests.e2e.harness import (
     play_to_the_end,
 )
 from tests.fakebotapi import FakeBotApi
+
+
+@pytest.fixture
+def bot_env(api: FakeBotApi, redis_url: str, key_prefix: str) -> dict[str, str]:
+    # No turn times out here: whatever the kill interrupted, the bot must finish itself,
+    # not wait for a deadline to play for someone.
+    return bot_environment(api, redis_url, key_prefix, TURN_SECONDS="3600")
 
 
 def test_killed_mid_game_the_bot_comes_back_and_the_game_finishes(

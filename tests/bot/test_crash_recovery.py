@@ -1,16 +1,19 @@
-"""A call claimed by a process that then died is made by another one at once.
+"""A process that dies half-way (kill -9, a lost machine) leaves nothing undone.
 
 A hand or a group call is claimed in the stored game before it is sent. If the
-process dies between the claim and the send (kill -9, a lost machine), the claim
-names a process whose heartbeat is gone, and the next sync makes the call itself
-instead of letting the player wait for his turn to time out.
+process dies between the claim and the send, the claim names a process whose
+heartbeat is gone, and the next sync makes the call itself instead of letting the
+player wait for his turn to time out. A move committed just before dying is shown,
+and a game finished just before dying is counted, by a sweeper soon after.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from bot.callbacks import Callback
 from bot.liveness import Liveness
+from bot.service import RETRY_AFTER_CRASH, Person
 from bot.storage.store import Tx
 from bot.sync import hand_state
 from engine import Game
@@ -129,3 +132,43 @@ async def test_a_process_is_alive_while_it_beats(h: Harness) -> None:
     await asyncio.sleep(0.7)
     assert not await other.alive(mine.process_id)
     assert await mine.alive(mine.process_id)  # a process knows it runs without asking
+
+
+async def test_a_move_committed_just_before_dying_is_shown_soon(h: Harness) -> None:
+    table = await h.table("fives")
+    andrey, irina = table.users
+    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.hand_for(andrey, game.version)
+    # What a handler does first; it dies before the sync that would follow.
+    button = Callback("P", game.id, game.version, table.chat)
+    move = game.game().legal_moves()[0]
+    await h.service.play(button, Person(andrey, "Андрей", "ru"), move)
+    h.clock.advance(RETRY_AFTER_CRASH + 0.1)  # not the 90 s of Ирина's turn
+    await h.hand_for(irina, game.version + 1, timeout=5)
+    await table.board_caption("Ходит: Ирина")
+
+
+async def test_a_game_finished_just_before_dying_is_still_counted(h: Harness) -> None:
+    table = await h.table("fives")
+    await h.finish(table.chat)
+    keys = h.store.keys
+    due_key, game_key = keys.due(), keys.game(table.chat, None)
+
+    async def swept() -> bool:
+        return await h.store.redis.zscore(due_key, game_key) is None
+
+    await h.until(swept, "nothing left to do")
+    counted = await h.store.stats(table.chat)
+    assert len(counted) == 2
+    # As if the process died between the last move and counting the game: only the
+    # safety net it noted before the move is left.
+    await h.store.redis.delete(keys.stats(table.chat), keys.counted(table.chat))
+    await h.store.schedule(table.chat, None, h.clock())
+
+    async def recounted() -> bool:
+        return await h.store.stats(table.chat) == counted
+
+    await h.until(recounted, "the game counted again")
+    await h.store.schedule(table.chat, None, h.clock())  # and never twice
+    await h.until(swept, "the sweeper looked again")
+    assert await h.store.stats(table.chat) == counted
