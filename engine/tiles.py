@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -86,6 +87,16 @@ class Tile(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
+
+
+def pips_held_by_others(hands: Sequence[Sequence[Tile]], seat: int) -> int:
+    """The pips in every hand but `seat`'s: what going out can score."""
+    others = 0
+    for holder, hand in enumerate(hands):
+        if holder != seat:
+            for tile in hand:
+                others += tile[0] + tile[1]  # not .pips: this runs in every rollout
+    return others
 
 
 def parse_halves(text: str) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from engine.ai.player import legal_or_fail
 from engine.game import Game
 from engine.moves import Doubles, Move, Play
 from engine.table import Table
-from engine.tiles import ALL_TILES, Tile
+from engine.tiles import ALL_TILES, Tile, pips_held_by_others
 from engine.variants import Ruleset, ruleset
 from engine.view import SeatView
 
@@ -130,13 +130,8 @@ def greedy_move_in(game: Game) -> Move:
     if len(legal) == 1:
         return legal[0]
     rnd = game.rounds[-1]
-    turn = rnd.turn
-    others = 0
-    for seat, hand in enumerate(rnd.hands):
-        if seat != turn:
-            for tile in hand:
-                others += tile[0] + tile[1]
-    return best_move(game.rules, rnd.table, rnd.hands[turn], legal, len(rnd.boneyard), others)
+    others = pips_held_by_others(rnd.hands, rnd.turn)
+    return best_move(game.rules, rnd.table, rnd.hands[rnd.turn], legal, len(rnd.boneyard), others)
 
 
 class GreedyPlayer:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.ai.greedy import TWOLANE_STUCK
 from engine.game import Game
 from engine.moves import Doubles, Draw, Move, Play
-from engine.tiles import End, Tile
+from engine.tiles import End, Tile, pips_held_by_others
 
 FIVES, MUGGINS, TWOLANE = 0, 1, 2
 KINDS = {"fives": FIVES, "muggins": MUGGINS, "twolane": TWOLANE}
@@ -459,11 +459,7 @@ class Sim:
         best = found[0]
         if len(found) > 1:
             turn = self.turn
-            others = 0
-            for seat, hand in enumerate(self.hands):
-                if seat != turn:
-                    for tile in hand:
-                        others += tile[0] + tile[1]
+            others = pips_held_by_others(self.hands, turn)
             careful = turn == self.careful and self.kind == FIVES
             best_key = self.key(best, others)
             if careful:
