@@ -538,6 +538,16 @@ def position(
     return game
 
 
+NAMES = ["Андрей", "Ирина"]
+# fives: Андрей to act, and only 6:2 fits (on W or on E). Tests play on a .copy().
+ANDREY_TO_ACT = position(
+    "fives",
+    NAMES,
+    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
+    moves=["6:5", "5:2@E"],
+)
+
+
 @pytest.fixture
 async def h(redis_url: str, key_prefix: str) -> AsyncIterator[Harness]:
     """The fake Bot API and one running application on this test's key prefix."""

@@ -17,15 +17,8 @@ from bot.service import RETRY_AFTER_CRASH, Person
 from bot.storage.store import Tx
 from bot.sync import hand_state
 from engine import Game
-from tests.bot.conftest import Harness, Table, position
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table
 
-NAMES = ["Андрей", "Ирина"]
-ANDREY_TO_ACT = position(
-    "fives",
-    NAMES,
-    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
-    moves=["6:5", "5:2@E"],
-)
 DEAD = "deadprocess0"  # a process id with no heartbeat: it is not running
 ALIVE = "liveprocess0"
 

@@ -8,16 +8,9 @@ import time
 
 from redis.asyncio import Redis
 
-from tests.bot.conftest import Harness, Table, hand_buttons, position, ru
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons, ru
 from tests.fakebotapi import FakeBotApi
 
-NAMES = ["Андрей", "Ирина"]
-ANDREY_TO_ACT = position(
-    "fives",
-    NAMES,
-    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
-    moves=["6:5", "5:2@E"],
-)
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"

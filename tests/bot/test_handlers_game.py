@@ -6,16 +6,7 @@ import json
 import re
 
 from engine import replay, summary
-from tests.bot.conftest import Harness, hand_buttons, position, ru
-
-NAMES = ["Андрей", "Ирина"]
-# fives: Андрей to act, and only 6:2 fits (on W or on E).
-ANDREY_TO_ACT = position(
-    "fives",
-    NAMES,
-    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
-    moves=["6:5", "5:2@E"],
-)
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, ru
 
 
 async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness) -> None:

@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 from engine import Tile
-from tests.bot.conftest import Harness, Table, en, hand_buttons, position, ru
+from tests.bot.conftest import ANDREY_TO_ACT, NAMES, Harness, Table, en, hand_buttons, position, ru
 from tests.fakebotapi import MessageView
 
-NAMES = ["Андрей", "Ирина"]
-
 # fives: Андрей opened 6:5, Ирина laid 5:2 on E; Андрей to act (W 6, E 2): only 6:2 fits, both ends.
-FIVES_TWO_ENDS = position(
-    "fives",
-    NAMES,
-    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
-    moves=["6:5", "5:2@E"],
-)
+FIVES_TWO_ENDS = ANDREY_TO_ACT
 # twolane: Ирина opened 5:3; nothing of Андрей's fits, and the boneyard's first tile (1:1) neither.
 TWOLANE_NOTHING_FITS = position(
     "twolane", NAMES, ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1, moves=["5:3"]

@@ -15,15 +15,8 @@ from bot.storage.models import ChatGame
 from bot.storage.store import Store
 from bot.sweeper import Sweeper
 from bot.sync import Syncer
-from tests.bot.conftest import Harness, Table, hand_buttons, position, ru
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons, ru
 
-NAMES = ["Андрей", "Ирина"]
-ANDREY_TO_ACT = position(
-    "fives",
-    NAMES,
-    ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
-    moves=["6:5", "5:2@E"],
-)
 TIMED_OUT = "Андрей: время вышло, ход сделан автоматически."
 
 

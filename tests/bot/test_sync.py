@@ -11,7 +11,7 @@ from bot.storage.models import Board, ChatGame, Seat
 from bot.storage.store import Tx
 from bot.sync import BURST, GroupStep, hand_state, next_group_call, plan_group_step
 from engine import Game
-from tests.bot.conftest import Harness, hand_buttons, position
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, position
 
 EPSILON = 1e-6
 
@@ -186,12 +186,7 @@ def test_only_the_seat_to_act_has_an_active_hand() -> None:
 async def test_moves_faster_than_the_pace_are_shown_together(h: Harness) -> None:
     table = await h.table("fives")
     andrey, irina = table.users
-    start = position(
-        "fives",
-        ["Андрей", "Ирина"],
-        ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
-        moves=["6:5", "5:2@E"],
-    )
+    start = ANDREY_TO_ACT.copy()
     await h.set_position(table.chat, start)
 
     async def shown(version: int) -> bool:
