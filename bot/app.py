@@ -59,7 +59,6 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         store = Store(client, Keys(settings.key_prefix))
         service = GameService(store, settings)
         liveness = Liveness(store)
-        await liveness.beat()
         liveness.start()
         application.bot_data["liveness"] = liveness
         syncer = Syncer(application.bot, service, settings, liveness=liveness)

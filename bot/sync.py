@@ -25,7 +25,7 @@ from bot import keyboards, telegram_io, texts
 from bot.i18n import N_, Translator, translator
 from bot.liveness import Liveness
 from bot.render import board_text, final_text, render_board, render_final, render_hand
-from bot.service import RETRY_AFTER_CRASH, GameService, Refusal
+from bot.service import GameService, Refusal
 from bot.settings import Settings
 from bot.storage.models import Board, ChatGame, Seat
 from bot.storage.store import Store, Tx
@@ -122,9 +122,12 @@ class Syncer:
         self.liveness = liveness or Liveness(self.store)
 
     async def sync(self, chat_id: int, thread_id: int | None) -> None:
-        """Do what is missing now; note in the due index when the rest can be done."""
-        # A safety net first: if this process dies half-way, a sweeper retries soon.
-        await self.store.schedule(chat_id, thread_id, self.clock() + RETRY_AFTER_CRASH)
+        """Do what is missing now; note in the due index when the rest can be done.
+
+        If this process dies half-way, the chat is still noted as due: by the change
+        that called for this sync (see `GameService._change`), or, for a sweep, by the
+        entry that made it due. A sweeper somewhere then does the rest.
+        """
         group_due = await self._sync_group(chat_id, thread_id)
         await self._sync_hands(chat_id, thread_id)
         game = await self.store.load(chat_id, thread_id)
