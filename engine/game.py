@@ -11,6 +11,7 @@ import hashlib
 import struct
 from dataclasses import dataclass, field
 from functools import partial
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from engine.errors import (
@@ -32,7 +33,7 @@ from engine.moves import (
     Play,
     parse_move,
 )
-from engine.table import Table
+from engine.table import Table, new_placed
 from engine.tiles import ALL_TILES, End, Tile
 from engine.variants import Ruleset, ruleset
 
@@ -76,16 +77,19 @@ class Round:
     def deal(number: int, starter: int, hands: list[list[Tile]], boneyard: list[Tile]) -> Round:
         """A round about to open; `hands` and `boneyard` become the record of the deal."""
         seats = len(hands)
+        # Positional: this runs for every simulated deal, and keywords cost a third more.
         return Round(
-            number=number,
-            starter=starter,
-            dealt=hands,
-            dealt_boneyard=boneyard,
-            hands=[list(hand) for hand in hands],
-            boneyard=list(boneyard),
-            turn=starter,
-            points=[0] * seats,
-            penalties=[0] * seats,
+            number,
+            starter,
+            hands,
+            boneyard,
+            list(map(list, hands)),
+            list(boneyard),
+            Table(),
+            starter,
+            [],
+            [0] * seats,
+            [0] * seats,
         )
 
     @property
@@ -170,12 +174,24 @@ class Game:
     totals: list[int] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
     rules: Ruleset = field(init=False, repr=False, compare=False)
+    # Whether the match is over: an attribute the game keeps up to date rather than
+    # a property, because simulations ask it after every action.
+    over: bool = field(default=False, init=False, compare=False)
     # legal_moves(), kept until the game changes (push and start_round forget it):
     # judging a generated move is then a lookup in it.
     _legal: tuple[Move, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.rules = ruleset(self.variant)
+        self._update_over()
+
+    def _update_over(self) -> None:
+        # A match can only end with its round (muggins marks a cut-short round "target").
+        self.over = (
+            bool(self.rounds)
+            and self.rounds[-1].end is not None
+            and (self.rules.match_over(self.totals, self.target, True))
+        )
 
     # -- creating ------------------------------------------------------------
 
@@ -245,12 +261,12 @@ class Game:
         attempt = 0
         while True:
             order, lot = _shuffle(f"{self.seed}:{number}:{attempt}")
-            tiles = [ALL_TILES[i] for i in order]
-            hands = [tiles[s * size : (s + 1) * size] for s in range(seats)]
-            boneyard = tiles[seats * size :]
+            tiles = itemgetter(*order)(ALL_TILES)
+            boneyard = list(tiles[seats * size :])
             if not self.rules.needs_redeal(number, boneyard):
                 break
             attempt += 1
+        hands = [list(tiles[start : start + size]) for start in range(0, seats * size, size)]
         if number == 1:
             starter = self.rules.first_starter(hands, lot)
         else:
@@ -262,13 +278,6 @@ class Game:
     @property
     def round(self) -> Round:
         return self.rounds[-1]
-
-    @property
-    def over(self) -> bool:
-        # A match can only end with its round (muggins marks a cut-short round "target").
-        if not self.rounds or self.rounds[-1].end is None:
-            return False
-        return self.rules.match_over(self.totals, self.target, True)
 
     @property
     def turn(self) -> int | None:
@@ -288,34 +297,36 @@ class Game:
     def legal_moves(self) -> tuple[Move, ...]:
         """Every move the seat to act may make now (both ways round for an opening).
 
-        This is where legality is decided: `push` accepts exactly these moves.
+        This is where legality is decided: `push` accepts exactly these moves. The
+        answer is kept until the game changes.
         """
         moves = self._legal
-        if moves is None:
-            moves = self._legal = self._generate_moves()
-        return moves
-
-    def _generate_moves(self) -> tuple[Move, ...]:
+        if moves is not None:
+            return moves
         rnd = self.rounds[-1] if self.rounds else None
         if rnd is None or rnd.end is not None:
-            return ()
-        hand = rnd.hands[rnd.turn]
-        ends = rnd.table.ends
-        if not ends:
-            return tuple(self._openings(rnd, hand))
-        moves: list[Move] = []
-        for end, value in ends:
-            fitting = PLAYS_FITTING[end][value]
-            for t in hand:
-                if t in fitting:
-                    moves.append(fitting[t])
-        if moves:
-            if self.rules.multi_doubles:
-                moves += _double_combinations(hand, ends)
-            return tuple(moves)
-        if self.rules.single_draw and rnd.drew:
-            return ONLY_PASS
-        return ONLY_DRAW if rnd.boneyard else ONLY_PASS
+            moves = ()
+        elif not rnd.table.ends:
+            moves = tuple(self._openings(rnd, rnd.hands[rnd.turn]))
+        else:
+            hand = rnd.hands[rnd.turn]
+            plays: list[Move] = []
+            ends = rnd.table.ends
+            for end, value in ends:
+                fitting = PLAYS_FITTING[end][value]
+                for t in hand:
+                    if t in fitting:
+                        plays.append(fitting[t])
+            if plays:
+                if self.rules.multi_doubles:
+                    plays += _double_combinations(hand, ends)
+                moves = tuple(plays)
+            elif self.rules.single_draw and rnd.drew:
+                moves = ONLY_PASS
+            else:
+                moves = ONLY_DRAW if rnd.boneyard else ONLY_PASS
+        self._legal = moves
+        return moves
 
     def _openings(self, rnd: Round, hand: list[Tile]) -> list[Move]:
         required = self.rules.required_opening(rnd.number)
@@ -463,17 +474,16 @@ class Game:
                 break
         else:
             candidate = None
-        rnd = self.rounds[-1] if self.rounds else None
-        if candidate is None or rnd is None or (seat is not None and seat != rnd.turn):
+        if candidate is None or (seat is not None and seat != self.rounds[-1].turn):
             refusal = self.refusal(move, seat)
             if refusal is not None:
                 raise refusal
             move = self.resolve(move)
-            rnd = self.rounds[-1]  # a legal move means a round is being played
+        rnd = self.rounds[-1]  # a legal move means a round is being played
         mover = rnd.turn
         kind = move.__class__
         if kind is Play:
-            entry = self._play(rnd, mover, move, text)
+            entry = self._play(rnd, mover, move, text)  # type: ignore[arg-type]
         elif kind is Draw:
             rnd.hands[mover].append(rnd.boneyard.pop(0))
             rnd.drew = True
@@ -482,7 +492,7 @@ class Game:
         elif kind is Pass:
             entry = self._pass(rnd, mover, text)
         else:
-            entry = self._play(rnd, mover, move, text)
+            entry = self._play_doubles(rnd, mover, move, text)  # type: ignore[arg-type]
         self.version += 1
         self._legal = None
         return entry
@@ -504,46 +514,59 @@ class Game:
             self._next_turn(rnd)
         return entry
 
-    def _play(self, rnd: Round, mover: int, move: Move, text: str | None) -> MoveEntry:
+    def _play(self, rnd: Round, mover: int, play: Play, text: str | None) -> MoveEntry:
         table = rnd.table
+        end = play.end
+        if end is None:
+            written = self._lay(table, play, True)
+        else:  # the common case, inline: it runs on every simulated move
+            tile = play.tile
+            table.moves += 1
+            ends = table.ends
+            inner = ends[end][1]
+            outer = tile[0] + tile[1] - inner
+            table.arms[end].append(new_placed((tile, inner, outer, table.moves)))
+            ends[end] = (end, outer)
+            written = PLAY_TEXT[end][inner][outer]
+            if table.hub is None and self.rules.hub_kind is not None:
+                self.rules.claim_hub(table, end)
+        rnd.hands[mover].remove(play.tile)
+        return self._after_play(rnd, mover, text or written)
+
+    def _play_doubles(self, rnd: Round, mover: int, move: Doubles, text: str | None) -> MoveEntry:
+        table = rnd.table
+        written = "+".join(self._lay(table, play, i == 0) for i, play in enumerate(move.plays))
         hand = rnd.hands[mover]
+        for play in move.plays:
+            hand.remove(play.tile)
+        return self._after_play(rnd, mover, text or written)
+
+    def _after_play(self, rnd: Round, mover: int, text: str) -> MoveEntry:
+        """Steps 1 to 4 of the order of events, once the tiles are on the table."""
         rules = self.rules
-        if isinstance(move, Play):
-            end = move.end
-            if end is not None:  # the common case, inline: it runs on every simulated move
-                _, inner, outer, _ = table.attach(move.tile, end)
-                written = PLAY_TEXT[end][inner][outer]
-                if table.hub is None and rules.hub_kind is not None:
-                    rules.claim_hub(table, end)
-            else:
-                written = self._lay(table, move, True)
-            hand.remove(move.tile)
-        elif isinstance(move, Doubles):
-            written = "+".join(self._lay(table, play, i == 0) for i, play in enumerate(move.plays))
-            for play in move.plays:
-                hand.remove(play.tile)
         if rnd.passed:
             rnd.passed.clear()
         rnd.drew = False
-        points = rules.after_place(table) if rules.scores_plays else 0
-        entry = _new_entry((mover, text or written, points))
+        points = rules.after_place(rnd.table) if rules.scores_plays else 0
+        entry = _new_entry((mover, text, points))
         rnd.moves.append(entry)
         if points:
             rnd.points[mover] += points
             self.totals[mover] += points
-        if not hand:
+        hands = rnd.hands
+        if not hands[mover]:
             if rules.refill_empty_hand and rnd.boneyard:
-                hand.append(rnd.boneyard.pop(0))
+                hands[mover].append(rnd.boneyard.pop(0))
             else:
                 rnd.out.append(mover)
-                if not (rules.play_on_after_out and len(rnd.hands) - len(rnd.out) > 1):
+                if not (rules.play_on_after_out and len(hands) - len(rnd.out) > 1):
                     self._end_round(rnd, "out", mover)
                     return entry
         if points and rules.match_over(self.totals, self.target, False):
             rnd.end = "target"  # muggins: 51 ends the match at once, mid-round
+            self.over = True
             return entry
         # Step 4 inline (see _next_turn): the next seat clockwise still holding tiles.
-        hands = rnd.hands
         seats = len(hands)
         seat = (mover + 1) % seats
         while not hands[seat]:
@@ -570,7 +593,9 @@ class Game:
         for seat, points in enumerate(bonus):
             rnd.points[seat] += points
             self.totals[seat] += points
-        if not self.rules.match_over(self.totals, self.target, True) and self.seed is not None:
+        if self.rules.match_over(self.totals, self.target, True):
+            self.over = True
+        elif self.seed is not None:
             self._deal_from_seed()
 
     @staticmethod

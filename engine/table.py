@@ -33,7 +33,7 @@ class Placed(NamedTuple):
 
 
 # Builds a Placed from a tuple in C, skipping the generated __new__ (hot path).
-_new_placed = partial(tuple.__new__, Placed)
+new_placed = partial(tuple.__new__, Placed)
 
 # Where the spinner (fives) or the house (muggins) lies: the opening (None, 0), or
 # an index into the W or E arm.
@@ -140,12 +140,15 @@ class Table:
         return self.opening
 
     def attach(self, tile: Tile, end: End, new_move: bool = True) -> Placed:
-        """Lay `tile` at the open end `end`; the tiles of one move share its number."""
+        """Lay `tile` at the open end `end`; the tiles of one move share its number.
+
+        `Game._play` repeats these few steps inline for a single play: change both together.
+        """
         if new_move:
             self.moves += 1
         value = self.ends[end][1]
         outer = tile[0] + tile[1] - value
-        placed = _new_placed((tile, value, outer, self.moves))
+        placed = new_placed((tile, value, outer, self.moves))
         self.arms[end].append(placed)
         self.ends[end] = (end, outer)
         return placed
