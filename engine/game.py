@@ -306,12 +306,11 @@ class Game:
         rnd = self.rounds[-1] if self.rounds else None
         if rnd is None or rnd.end is not None:
             moves = ()
-        elif not rnd.table.ends:
+        elif not (ends := rnd.table.ends):
             moves = tuple(self._openings(rnd, rnd.hands[rnd.turn]))
         else:
             hand = rnd.hands[rnd.turn]
             plays: list[Move] = []
-            ends = rnd.table.ends
             for end, value in ends:
                 fitting = PLAYS_FITTING[end][value]
                 for t in hand:
@@ -514,49 +513,44 @@ class Game:
             self._next_turn(rnd)
         return entry
 
-    def _play(self, rnd: Round, mover: int, play: Play, text: str | None) -> MoveEntry:
+    def _play(self, rnd: Round, mover: int, play: Play | None, text: str | None) -> MoveEntry:
+        """Lay `play` (None: the move's tiles are down already), then steps 1 to 4 of
+        the order of events. `text` is the record's notation, if it wrote the move."""
         table = rnd.table
-        end = play.end
-        if end is None:
-            written = self._lay(table, play, True)
-        else:  # the common case, inline: it runs on every simulated move
-            tile = play.tile
-            table.moves += 1
-            ends = table.ends
-            inner = ends[end][1]
-            outer = tile[0] + tile[1] - inner
-            table.arms[end].append(new_placed((tile, inner, outer, table.moves)))
-            ends[end] = (end, outer)
-            written = PLAY_TEXT[end][inner][outer]
-            if table.hub is None and self.rules.hub_kind is not None:
-                self.rules.claim_hub(table, end)
-        rnd.hands[mover].remove(play.tile)
-        return self._after_play(rnd, mover, text or written)
-
-    def _play_doubles(self, rnd: Round, mover: int, move: Doubles, text: str | None) -> MoveEntry:
-        table = rnd.table
-        written = "+".join(self._lay(table, play, i == 0) for i, play in enumerate(move.plays))
         hand = rnd.hands[mover]
-        for play in move.plays:
-            hand.remove(play.tile)
-        return self._after_play(rnd, mover, text or written)
-
-    def _after_play(self, rnd: Round, mover: int, text: str) -> MoveEntry:
-        """Steps 1 to 4 of the order of events, once the tiles are on the table."""
         rules = self.rules
+        if play is not None:
+            end = play.end
+            if end is None:
+                written = self._lay(table, play, True)  # not inside `or`: it lays the tile
+                text = text or written
+            else:
+                # Table.attach and claim_hub, as _lay does them, inline: this is the
+                # move simulations make most, and the calls would cost a tenth of it.
+                tile = play.tile
+                table.moves += 1
+                ends = table.ends
+                inner = ends[end][1]
+                outer = tile[0] + tile[1] - inner
+                table.arms[end].append(new_placed((tile, inner, outer, table.moves)))
+                ends[end] = (end, outer)
+                text = text or PLAY_TEXT[end][inner][outer]
+                if table.hub is None and rules.hub_kind is not None:
+                    rules.claim_hub(table, end)
+            hand.remove(play.tile)
         if rnd.passed:
             rnd.passed.clear()
         rnd.drew = False
-        points = rules.after_place(rnd.table) if rules.scores_plays else 0
+        points = rules.after_place(table) if rules.scores_plays else 0
         entry = _new_entry((mover, text, points))
         rnd.moves.append(entry)
         if points:
             rnd.points[mover] += points
             self.totals[mover] += points
         hands = rnd.hands
-        if not hands[mover]:
+        if not hand:
             if rules.refill_empty_hand and rnd.boneyard:
-                hands[mover].append(rnd.boneyard.pop(0))
+                hand.append(rnd.boneyard.pop(0))
             else:
                 rnd.out.append(mover)
                 if not (rules.play_on_after_out and len(hands) - len(rnd.out) > 1):
@@ -573,6 +567,14 @@ class Game:
             seat = (seat + 1) % seats
         rnd.turn = seat
         return entry
+
+    def _play_doubles(self, rnd: Round, mover: int, move: Doubles, text: str | None) -> MoveEntry:
+        table = rnd.table
+        written = "+".join(self._lay(table, play, i == 0) for i, play in enumerate(move.plays))
+        hand = rnd.hands[mover]
+        for play in move.plays:
+            hand.remove(play.tile)
+        return self._play(rnd, mover, None, text or written)
 
     def _lay(self, table: Table, play: Play, new_move: bool) -> str:
         """Put one tile on the table and say how the record writes it."""
