@@ -30,6 +30,7 @@ from engine import Game  # noqa: E402
 
 PLAYERS = {2: ["a", "b"], 3: ["a", "b", "c"], 4: ["a", "b", "c", "d"]}
 clock = time.process_time
+TARGET_RATIO = 1.5  # ours over theirs, tiles placed per second
 
 
 def our_games(variant: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
@@ -127,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     ):
         print(f"  {label:46} {statistics.median(speeds):>9.0f} {max(speeds):>9.0f}")
     print(f"  ratio (median of pairs): {middle:.2f}x   quartiles {low:.2f}x - {high:.2f}x")
+    verdict = "met" if middle >= TARGET_RATIO else "NOT met"
+    print(f"  target {TARGET_RATIO}x: {verdict}")
     return 0
 
 
