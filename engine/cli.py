@@ -1,4 +1,5 @@
-"""`domino-replay` / `python -m engine replay FILE`: replay a game record and print its summary."""
+"""`python -m engine replay FILE` (installed as `domino-replay FILE`): replay a game
+record and print its summary."""
 
 from __future__ import annotations
 
@@ -51,13 +52,29 @@ def dumps(value: Any, indent: int = 0, width: int = 100) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="domino-replay", description=__doc__)
+    """`python -m engine COMMAND ...`: the engine's commands (one so far, `replay`)."""
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    replay_cmd = commands.add_parser("replay", help="replay a record and print the result")
-    replay_cmd.add_argument("file", help="the record (JSON); - reads standard input")
+    _file_argument(commands.add_parser("replay", help="replay a record and print the result"))
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    return _replay(args.file)
+
+
+def replay_main(argv: list[str] | None = None) -> int:
+    """`domino-replay FILE`: the replay command on its own."""
+    parser = argparse.ArgumentParser(prog="domino-replay", description=__doc__)
+    _file_argument(parser)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    return _replay(args.file)
+
+
+def _file_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the record (JSON); - reads standard input")
+
+
+def _replay(path: str) -> int:
     try:
-        game = replay(_read(args.file))
+        game = replay(_read(path))
     except RecordError as exc:
         print(exc.message, file=sys.stderr)
         return 2
