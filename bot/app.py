@@ -44,18 +44,17 @@ def connect_redis(settings: Settings) -> tuple[Redis, bool]:
 
 
 def build_application(settings: Settings, redis: Redis | None = None) -> Application:  # type: ignore[type-arg]
-    embedded = False
     if redis is None:
         redis, embedded = connect_redis(settings)
-    client = redis
-
-    async def post_init(application: Application) -> None:  # type: ignore[type-arg]
-        await client.ping()
-        if embedded:
+        if embedded:  # said before anything touches the network, which may take a while
             log.warning(
                 "No REDIS_URL set: using the embedded in-memory store; "
                 "games will not survive a restart."
             )
+    client = redis
+
+    async def post_init(application: Application) -> None:  # type: ignore[type-arg]
+        await client.ping()
         store = Store(client, Keys(settings.key_prefix))
         service = GameService(store, settings)
         liveness = Liveness(store)

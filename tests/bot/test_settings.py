@@ -105,3 +105,19 @@ def test_an_unreachable_redis_is_one_line_without_its_password(tmp_path: Path) -
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("domino-bot: cannot reach Redis at 127.0.0.1:1")
     assert "hunter2" not in result.stderr and api.token not in result.stderr
+
+
+def test_without_redis_url_the_embedded_store_is_announced_before_any_network(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from bot.app import build_application
+
+    settings = Settings(
+        telegram_bot_token="123456:ABCdefGHIjklMNOpqrSTUvwxYZ0123456789",  # type: ignore[arg-type]
+        telegram_api_url="http://127.0.0.1:9/",  # nothing listens: no call may be needed
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    with caplog.at_level("WARNING", logger="bot.app"):
+        build_application(settings)
+    notices = [r.getMessage() for r in caplog.records if "REDIS_URL" in r.getMessage()]
+    assert notices and "in-memory" in notices[0]
