@@ -190,7 +190,7 @@ class Game:
         self.over = (
             bool(self.rounds)
             and self.rounds[-1].end is not None
-            and (self.rules.match_over(self.totals, self.target, True))
+            and self.rules.match_over(self.totals, self.target, True)
         )
 
     # -- creating ------------------------------------------------------------

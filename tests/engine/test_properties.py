@@ -208,6 +208,7 @@ def tiles_in(value: Any) -> Iterator[Tile]:
 def check_state_and_views(game: Game) -> None:
     again = Game.from_json(json.loads(json.dumps(game.to_json())))
     assert again == game
+    assert again.over == game.over  # kept up to date by push, worked out anew by from_json
     assert again.legal_moves() == game.legal_moves()
     assert again.round.table.open_ends() == game.round.table.open_ends()
     rnd = game.round
