@@ -35,9 +35,10 @@ class Ruleset:
     penalty_scoring: ClassVar[bool] = False
 
     def __init__(self) -> None:
-        # The flags above, copied onto the instance: the engine reads them on every
-        # move, and Python finds an instance's own attribute faster than its class's.
-        for flag in _FLAGS:
+        # The class attributes declared above, copied onto the instance: the engine
+        # reads them on every move, and Python finds an instance's own attribute
+        # faster than its class's.
+        for flag in Ruleset.__annotations__:
             setattr(self, flag, getattr(type(self), flag))
 
     def hand_size(self, players: int) -> int:
@@ -83,18 +84,6 @@ class Ruleset:
 
     def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
         raise NotImplementedError
-
-
-_FLAGS = (
-    "hub_kind",
-    "scores_plays",
-    "multi_doubles",
-    "single_draw",
-    "pass_penalty",
-    "refill_empty_hand",
-    "play_on_after_out",
-    "penalty_scoring",
-)
 
 
 class Fives(Ruleset):
