@@ -9,15 +9,15 @@ from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDe
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from bot import handlers
+from bot.delivery.liveness import Liveness
+from bot.delivery.sweeper import Sweeper
+from bot.delivery.sync import Syncer
+from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import LANGUAGES, N_, translator
-from bot.liveness import Liveness
-from bot.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.store import Store
-from bot.sweeper import Sweeper
-from bot.sync import Syncer
 
 log = logging.getLogger(__name__)
 

@@ -11,13 +11,14 @@ import logging
 from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
-from bot import callbacks as cb
-from bot import keyboards, rules, telegram_io, texts
+from bot.game import rulebook
+from bot.game.service import Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
-from bot.service import Refusal
 from bot.storage.models import ChatGame
 from bot.storage.store import BrokenGameError, ConflictError
+from bot.telegram import api, keyboards, texts
+from bot.telegram import callbacks as cb
 from engine import DRAW, PASS, Doubles, End, Move, Play, SeatView, view_for
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     button = cb.decode(query.data)
     if button is None:
-        await telegram_io.answer(query, texts.refusal(tr, "stale_button"), alert=True)
+        await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
         return
     try:
         await _dispatch(update, context, query, button, tr)
@@ -58,15 +59,15 @@ async def _dispatch(
 
 
 async def _show_rules(query: CallbackQuery, variant: str, tr: Translator) -> None:
-    await telegram_io.answer(query)
+    await api.answer(query)
     message = query.message
     if message is None:
         return
-    await telegram_io.edit_text(
+    await api.edit_text(
         query.get_bot(),
         message.chat.id,
         message.message_id,
-        rules.text(tr.lang, variant),
+        rulebook.text(tr.lang, variant),
         markup=keyboards.rules(variant, tr),
     )
 
@@ -92,7 +93,7 @@ async def _group_button(
         if button.arg == "cx" and game is not None and game.creator_id != user.id:
             admin = await is_admin(context, chat_id, user.id)
         await d.service.lobby_action(chat_id, thread_id, button, who, admin)
-        await telegram_io.answer(query, _lobby_answer(tr, button.arg))
+        await api.answer(query, _lobby_answer(tr, button.arg))
     elif button.kind == cb.STOP:
         game = await d.store.load(chat_id, thread_id)
         admin = False
@@ -100,16 +101,16 @@ async def _group_button(
             admin = await is_admin(context, chat_id, user.id)
         game = await d.service.confirm_stop(chat_id, thread_id, button, who, admin)
         stopped = button.arg == "y"
-        await telegram_io.answer(query)
+        await api.answer(query)
         text = tr("The game was stopped.") if stopped else tr("The game goes on.")
-        await telegram_io.edit_text(query.get_bot(), chat_id, message.message_id, text)
+        await api.edit_text(query.get_bot(), chat_id, message.message_id, text)
     elif button.kind == cb.HAND_REQUEST:
         await d.service.resend_hand(chat_id, thread_id, button.game_id, who)
-        await telegram_io.answer(query, tr("Your tiles are in our private chat."))
+        await api.answer(query, tr("Your tiles are in our private chat."))
     elif button.kind == cb.REMATCH:
         game = await d.service.rematch(chat_id, thread_id, button.game_id, who)
-        await telegram_io.answer(query, tr("A new lobby is open."))
-        result = await telegram_io.send_text(
+        await api.answer(query, tr("A new lobby is open."))
+        result = await api.send_text(
             query.get_bot(),
             chat_id,
             texts.lobby_text(game, tr),
@@ -167,9 +168,9 @@ async def _hand_button(
         # A draw or a pass is not a tile played: say what happened in the user's words.
         done = {"draw": tr("drew a tile"), "pass": tr("passed")}.get(entry.text)
         text = done[:1].upper() + done[1:] if done else tr("Played {move}").format(move=entry.text)
-        await telegram_io.answer(query, text + points)
+        await api.answer(query, text + points)
     else:
-        await telegram_io.answer(query)
+        await api.answer(query)
     await d.syncer.sync(button.chat_id, button.thread_id)
 
 
@@ -215,12 +216,12 @@ async def _show_choice(
         tile = cb.parse_tile(button.arg)
         assert tile is not None
         markup = keyboards.ends_for(game, view, tile, tr)
-        await telegram_io.answer(query, tr("Which end?"))
+        await api.answer(query, tr("Which end?"))
     elif button.kind == cb.DOUBLES:
         picked = cb.parse_doubles(button.arg) or []
         markup = keyboards.doubles(game, view, picked, tr)
-        await telegram_io.answer(query, tr("Pick 2 to 4 doubles and their ends."))
+        await api.answer(query, tr("Pick 2 to 4 doubles and their ends."))
     else:  # back to the tiles
         markup = keyboards.hand(game, view, tr)
-        await telegram_io.answer(query)
-    await telegram_io.edit_markup(query.get_bot(), message.chat.id, message.message_id, markup)
+        await api.answer(query)
+    await api.edit_markup(query.get_bot(), message.chat.id, message.message_id, markup)

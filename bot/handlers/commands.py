@@ -10,8 +10,8 @@ from html import escape
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import keyboards, rules, telegram_io, texts
-from bot.callbacks import VARIANTS
+from bot.game import rulebook
+from bot.game.service import Refusal
 from bot.handlers.common import (
     deps,
     is_admin,
@@ -24,9 +24,10 @@ from bot.handlers.common import (
 )
 from bot.i18n import LANGUAGES, translator
 from bot.render import board_text
-from bot.service import Refusal
 from bot.storage.models import ChatGame
 from bot.storage.store import BrokenGameError
+from bot.telegram import api, keyboards, texts
+from bot.telegram.callbacks import VARIANTS
 from engine import view_for
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     game, created = await d.service.new_game(chat.id, thread_id, person(user), variant)
     if not created:
         pointer = game.board.message_id or game.lobby_message_id
-        await telegram_io.send_text(
+        await api.send_text(
             context.bot,
             chat.id,
             texts.refusal(tr, "game_running") + " " + tr("It is here ↑ (or /stop it)."),
@@ -97,7 +98,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         )
         return
     title = chat.title or ""
-    result = await telegram_io.send_text(
+    result = await api.send_text(
         context.bot,
         chat.id,
         texts.lobby_text(game, tr),
@@ -112,7 +113,7 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     variant = context.args[0].lower() if context.args else "fives"
     if variant not in VARIANTS:
         variant = "fives"
-    await reply(update, rules.text(tr.lang, variant), markup=keyboards.rules(variant, tr))
+    await reply(update, rulebook.text(tr.lang, variant), markup=keyboards.rules(variant, tr))
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -246,7 +247,7 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     name = f"domino-{record.get('variant', 'game')}-{stamp}.json"
     caption = tr("The last finished game's record; replay it with domino-replay.")
-    await telegram_io.send_document(context.bot, chat.id, data, name, caption, thread_id)
+    await api.send_document(context.bot, chat.id, data, name, caption, thread_id)
 
 
 async def _load(

@@ -10,12 +10,12 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import telegram_io, texts
+from bot.delivery.sync import Syncer
+from bot.game.service import GameService, Person
 from bot.i18n import Translator, normalize, translator
-from bot.service import GameService, Person
 from bot.settings import Settings
 from bot.storage.store import Store
-from bot.sync import Syncer
+from bot.telegram import api, texts
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
     chat = update.effective_chat
     if message is None or chat is None:
         return
-    await telegram_io.send_text(
+    await api.send_text(
         message.get_bot(),
         chat.id,
         text,
@@ -93,6 +93,6 @@ async def refuse(update: Update, tr: Translator, code: str) -> None:
     """Tell the user, briefly, why nothing happened: an alert for a button, a reply otherwise."""
     text = texts.refusal(tr, code)
     if update.callback_query is not None:
-        await telegram_io.answer(update.callback_query, text, alert=True)
+        await api.answer(update.callback_query, text, alert=True)
     else:
         await reply(update, text)

@@ -8,10 +8,10 @@ from redis.exceptions import RedisError
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import telegram_io, texts
 from bot.handlers.common import deps, language_for, reply
 from bot.i18n import translator
 from bot.storage.store import BrokenGameError, ConflictError
+from bot.telegram import api, texts
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         text = texts.refusal(tr, code)
         if update.callback_query is not None:
-            await telegram_io.answer(update.callback_query, text, alert=True)
+            await api.answer(update.callback_query, text, alert=True)
         elif update.effective_message is not None:
             await reply(update, text)
     except Exception:  # Telegram may be what failed: say nothing rather than fail again

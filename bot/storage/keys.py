@@ -39,7 +39,7 @@ class Keys:
         return f"{self.prefix}:{{u{user_id}}}:user"
 
     def process(self, process_id: str) -> str:
-        """A running bot process's heartbeat (see bot.liveness)."""
+        """A running bot process's heartbeat (see bot.delivery.liveness)."""
         return f"{self.prefix}:proc:{process_id}"
 
     def due(self) -> str:

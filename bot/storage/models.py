@@ -25,7 +25,7 @@ class Seat(BaseModel):
     computer: bool = False  # played by the computer (from the start, or after /leave etc.)
     missed: int = 0  # turns in a row the deadline played for him
     hand_message_id: int | None = None
-    hand_shows: str = ""  # what the hand message shows (see bot.sync.hand_state)
+    hand_shows: str = ""  # what the hand message shows (see bot.delivery.sync.hand_state)
     hand_resend: bool = False  # asked for his tiles: send them as a new message
     hand_claim_by: str = ""  # the process sending what hand_shows names ("" when sent)
     hand_claim_since: float = 0.0
@@ -74,7 +74,7 @@ class ChatGame(BaseModel):
     group_calls: list[float] = Field(default_factory=list)  # our calls to the group, last minute
     group_busy: str = ""  # the group call under way (claimed, not yet recorded)
     group_busy_since: float = 0.0
-    group_busy_by: str = ""  # the process making that call (see bot.liveness)
+    group_busy_by: str = ""  # the process making that call (see bot.delivery.liveness)
     notes: list[str] = Field(default_factory=list)  # events for the next board caption
     deadline: float | None = None  # when the seat to act is played for (computer or timeout)
     deadline_version: int = -1  # the game version the deadline belongs to

@@ -25,18 +25,18 @@ from redis.asyncio import Redis
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.ext import Application
 
-from bot import computer
 from bot.app import build_application
+from bot.delivery.sweeper import Sweeper
+from bot.delivery.sync import Syncer
+from bot.game import computer
+from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import translator
-from bot.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import ChatGame
 from bot.storage.store import Store, Tx
-from bot.sweeper import Sweeper
-from bot.sync import Syncer
-from bot.texts import REFUSALS
+from bot.telegram.texts import REFUSALS
 from engine import Game, Tile
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, MessageView
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import callbacks as cb
-from bot import keyboards
+from bot.game.service import new_game_id
 from bot.i18n import translator
-from bot.service import new_game_id
 from bot.storage.models import ChatGame, Seat
+from bot.telegram import callbacks as cb
+from bot.telegram import keyboards
 from engine import ALL_TILES, End, view_for
 from tests.bot.conftest import position
 

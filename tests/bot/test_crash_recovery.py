@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.callbacks import Callback
-from bot.liveness import Liveness
-from bot.service import RETRY_AFTER_CRASH, Person
+from bot.delivery.liveness import Liveness
+from bot.delivery.sync import hand_state
+from bot.game.service import RETRY_AFTER_CRASH, Person
 from bot.storage.store import Tx
-from bot.sync import hand_state
+from bot.telegram.callbacks import Callback
 from engine import Game
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table
 

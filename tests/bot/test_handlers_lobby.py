@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from bot.game.rulebook import text as rules_text
 from bot.i18n import translator
-from bot.rules import text as rules_text
 from tests.bot.conftest import Harness, Table, en, ru
 from tests.fakebotapi import MessageView
 

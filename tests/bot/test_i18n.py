@@ -14,10 +14,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot import rules
+from bot.game import rulebook as rules
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize, translator
 from bot.render import MESSAGES
-from bot.texts import REFUSALS
+from bot.telegram.texts import REFUSALS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 PLACEHOLDER = re.compile(r"\{(\w*)\}")

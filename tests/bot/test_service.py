@@ -7,12 +7,12 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
-from bot import computer
-from bot.callbacks import Callback
-from bot.service import MAX_SEATS, GameService, Person, Refusal
+from bot.game import computer
+from bot.game.service import MAX_SEATS, GameService, Person, Refusal
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.store import Store, Tx
+from bot.telegram.callbacks import Callback
 from tests.bot.conftest import position
 
 CHAT = -1001234567890

@@ -9,12 +9,12 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from bot.service import GameService
+from bot.delivery.sweeper import Sweeper
+from bot.delivery.sync import Syncer
+from bot.game.service import GameService
 from bot.storage.keys import Keys
 from bot.storage.models import ChatGame
 from bot.storage.store import Store
-from bot.sweeper import Sweeper
-from bot.sync import Syncer
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons, ru
 
 TIMED_OUT = "Андрей: время вышло, ход сделан автоматически."

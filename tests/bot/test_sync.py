@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import computer
+from bot.delivery.sync import BURST, GroupStep, hand_state, next_group_call, plan_group_step
+from bot.game import computer
 from bot.storage.models import Board, ChatGame, Seat
 from bot.storage.store import Tx
-from bot.sync import BURST, GroupStep, hand_state, next_group_call, plan_group_step
 from engine import Game
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, position
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
-from bot import callbacks as cb
 from bot.i18n import Translator
 from bot.storage.models import ChatGame
-from bot.texts import variant_name
+from bot.telegram import callbacks as cb
+from bot.telegram.texts import variant_name
 from engine import Doubles, Draw, End, Pass, Play, SeatView, Tile
 
 END_LABELS = {

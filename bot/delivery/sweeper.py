@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
-from bot.service import GameService
+from bot.delivery.sync import Syncer
+from bot.game.service import GameService
 from bot.storage.store import BrokenGameError
-from bot.sync import Syncer
 
 log = logging.getLogger(__name__)
 

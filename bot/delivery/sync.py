@@ -8,7 +8,7 @@ Group calls are paced (a few at once, then one every few seconds, never more tha
 the group limit per minute): moves that come faster are shown together in the
 next edit, and a picture is rendered only for an edit actually sent. Each call is
 claimed in a transaction first, so two processes never make the same one; a claim
-whose process died (see bot.liveness) is taken over, so nothing waits for long.
+whose process died (see bot.delivery.liveness) is taken over, so nothing waits for long.
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from dataclasses import dataclass
 
 from telegram import Bot
 
-from bot import keyboards, telegram_io, texts
+from bot.delivery.liveness import Liveness
+from bot.game.service import GameService, Refusal
 from bot.i18n import N_, Translator, translator
-from bot.liveness import Liveness
 from bot.render import board_text, final_text, render_board, render_final, render_hand
-from bot.service import GameService, Refusal
 from bot.settings import Settings
 from bot.storage.models import Board, ChatGame, Seat
 from bot.storage.store import Store, Tx
-from bot.telegram_io import Outcome, Result
+from bot.telegram import api, keyboards, texts
+from bot.telegram.api import Outcome, Result
 from engine import Game, MoveEntry, SeatView, view_for
 
 log = logging.getLogger(__name__)
@@ -248,7 +248,7 @@ class Syncer:
     async def _edit_lobby(self, game: ChatGame, tr: Translator) -> Result:
         assert game.lobby_message_id is not None
         username = self.bot.username
-        result = await telegram_io.edit_text(
+        result = await api.edit_text(
             self.bot,
             game.chat_id,
             game.lobby_message_id,
@@ -271,16 +271,14 @@ class Syncer:
     async def _close_lobby(self, game: ChatGame, tr: Translator) -> Result:
         assert game.lobby_message_id is not None
         if game.status == "cancelled":
-            result = await telegram_io.edit_text(
+            result = await api.edit_text(
                 self.bot, game.chat_id, game.lobby_message_id, tr("The game was cancelled.")
             )
         else:
-            result = await telegram_io.delete(self.bot, game.chat_id, game.lobby_message_id)
+            result = await api.delete(self.bot, game.chat_id, game.lobby_message_id)
             if result.outcome is Outcome.FAILED:  # no right to delete: say it started instead
                 text = tr("The game has started.")
-                result = await telegram_io.edit_text(
-                    self.bot, game.chat_id, game.lobby_message_id, text
-                )
+                result = await api.edit_text(self.bot, game.chat_id, game.lobby_message_id, text)
         if await self._migrated(game, result):
             return result
 
@@ -295,7 +293,7 @@ class Syncer:
         assert game.board.message_id is not None
         engine_game = game.game()
         caption = _with_line(board_text(view_for(engine_game), tr), tr("The game was stopped."))
-        result = await telegram_io.call(
+        result = await api.call(
             lambda: self.bot.edit_message_caption(
                 chat_id=game.chat_id,
                 message_id=game.board.message_id,
@@ -325,7 +323,7 @@ class Syncer:
         caption = self._board_caption(game, engine_game, view, tr, finishing)
         picture = render_board(view, tr)
         markup = None if finishing else keyboards.board(game, tr)
-        result = await telegram_io.show_photo(
+        result = await api.show_photo(
             self.bot,
             game.chat_id,
             None if step.kind == "new_board" else board.message_id,
@@ -378,7 +376,7 @@ class Syncer:
         engine_game = game.game()
         view = view_for(engine_game)
         picture = render_final(view, tr)
-        result = await telegram_io.send_photo(
+        result = await api.send_photo(
             self.bot,
             game.chat_id,
             picture.data,
@@ -471,11 +469,11 @@ class Syncer:
         markup = keyboards.hand(game, view, tr) if active else None
         old_id = seat.hand_message_id
         fresh = active or old_id is None or seat.hand_resend  # a new message notifies him
-        result = await telegram_io.show_photo(
+        result = await api.show_photo(
             self.bot, seat.user_id, None if fresh else old_id, picture, caption, markup=markup
         )
         if fresh and result.ok and old_id is not None:
-            await telegram_io.delete(self.bot, seat.user_id, old_id)
+            await api.delete(self.bot, seat.user_id, old_id)
         now = self.clock()
         group_tr = translator(await self.service.chat_language(chat_id))
 

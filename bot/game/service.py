@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot import computer
-from bot.callbacks import Callback
+from bot.game import computer
 from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.models import ChatGame, Level, Seat, StatLine
 from bot.storage.store import Store, Tx
+from bot.telegram.callbacks import Callback
 from engine import DominoError, Game, Move, MoveEntry, to_record, view_for
 from engine.variants import ruleset
 
@@ -43,7 +43,7 @@ VARIANT_ORDER = ("fives", "muggins", "twolane")
 class Refusal(Exception):
     """A user's request the rules of the bot or the game do not allow; nothing changed.
 
-    `code` is a key of `bot.texts.REFUSALS` (and of engine error codes).
+    `code` is a key of `bot.telegram.texts.REFUSALS` (and of engine error codes).
     """
 
     def __init__(self, code: str, **params: Any) -> None:

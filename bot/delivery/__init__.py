@@ -1,0 +1,1 @@
+"""Delivery: bringing Telegram in line with the stored games, within the token's call budget."""
