@@ -3,6 +3,7 @@
 Standard library only: no I/O, no clock, no global randomness (a game carries its seed).
 """
 
+from engine.compact import catch_up, pack, unpack
 from engine.errors import (
     AmbiguousMoveError,
     DominoError,
@@ -53,11 +54,14 @@ __all__ = [
     "Tile",
     "WrongTurnError",
     "apply",
+    "catch_up",
+    "pack",
     "parse_move",
     "replay",
     "ruleset",
     "standings",
     "summary",
     "to_record",
+    "unpack",
     "view_for",
 ]

@@ -1,4 +1,4 @@
-"""Game records (the `../shared/RULES.md` format) both ways, and the replay summary."""
+"""Game records (the game record format of docs/rules.md) both ways, and the replay summary."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ def _tiles(items: Any, place: str) -> list[Tile]:
 
 
 def summary(game: Game) -> dict[str, Any]:
-    """The replay output of `../shared/RULES.md`."""
+    """The replay output of the game record format of docs/rules.md."""
     result = standings(game)
     winner: int | list[int] | None = None
     if result.finished:

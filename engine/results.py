@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.game import Game
+from engine.game import Game, Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,17 +18,30 @@ class Standings:
 
 def ranking_key(game: Game, seat: int) -> tuple[int, ...]:
     """Smaller is better: points, or for twolane penalties, going out, tiles, pips."""
+    return _key(game, game.totals, game.round, seat)
+
+
+def _key(game: Game, totals: list[int], rnd: Round, seat: int) -> tuple[int, ...]:
     if not game.rules.penalty_scoring:
-        return (-game.totals[seat],)
-    rnd = game.round
+        return (-totals[seat],)
     went_out = rnd.out.index(seat) if seat in rnd.out else len(game.players)
     hand = rnd.hands[seat]
-    return (game.totals[seat], went_out, len(hand), sum(t.pips for t in hand))
+    return (totals[seat], went_out, len(hand), sum(t.pips for t in hand))
 
 
 def places(game: Game) -> tuple[int, ...]:
-    keys = [ranking_key(game, seat) for seat in range(len(game.players))]
+    return _places(game, game.totals, game.round)
+
+
+def _places(game: Game, totals: list[int], rnd: Round) -> tuple[int, ...]:
+    keys = [_key(game, totals, rnd, seat) for seat in range(len(game.players))]
     return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
+
+
+def standings_after(game: Game, rnd: Round, totals: list[int]) -> Standings:
+    """The standings as they were when `rnd`, a round before the current one, ended
+    with `totals`: a later round was dealt, so the game was not over then."""
+    return Standings(False, (), _places(game, totals, rnd), None, ())
 
 
 def standings(game: Game) -> Standings:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from engine.game import Game, MoveEntry, Round
 from engine.moves import Move
-from engine.results import Standings, standings
+from engine.results import Standings, standings, standings_after
 from engine.table import Table
 from engine.tiles import Tile
 
@@ -35,7 +35,7 @@ class SeatView:
     target: int | None
     round_number: int
     starter: int
-    turn: int | None  # None once the game is over
+    turn: int | None  # None once the game is over (and in an earlier round's view)
     hand: tuple[Tile, ...]  # highest first; empty for onlookers
     hand_sizes: tuple[int, ...]
     boneyard_size: int
@@ -80,21 +80,29 @@ def summarize(rnd: Round) -> RoundSummary:
 def view_for(game: Game, seat: int | None = None, round_number: int | None = None) -> SeatView:
     """The game as `seat` sees it; `None` for the public view the group is shown.
 
-    `round_number` shows an earlier, finished round as it ended (totals stay the
-    match's current ones).
+    `round_number` shows an earlier, finished round as it ended: its table, hands
+    and moves, and the totals, standings and version the game had at that moment.
     """
     if seat is not None and not 0 <= seat < len(game.players):
         raise ValueError(f"no seat {seat} in this game")
     if round_number is not None and not 1 <= round_number <= len(game.rounds):
         raise ValueError(f"no round {round_number} in this game")
-    rnd = game.rounds[-1 if round_number is None else round_number - 1]
+    index = len(game.rounds) - 1 if round_number is None else round_number - 1
+    rnd = game.rounds[index]
+    later = game.rounds[index + 1 :]
+    if later:
+        totals = totals_before(game.totals, later)
+        version = game.version - sum(len(r.moves) for r in later)
+        result = standings_after(game, rnd, totals)
+        turn = None
+    else:
+        totals, version, result, turn = list(game.totals), game.version, standings(game), game.turn
     terms = game.rules.count_terms(rnd.table)
-    turn = game.turn if rnd is game.rounds[-1] else None
     return SeatView(
         variant=game.variant,
         players=tuple(game.players),
         seat=seat,
-        version=game.version,
+        version=version,
         target=game.target,
         round_number=rnd.number,
         starter=rnd.starter,
@@ -104,7 +112,7 @@ def view_for(game: Game, seat: int | None = None, round_number: int | None = Non
         hand_sizes=tuple(len(hand) for hand in rnd.hands),
         boneyard_size=len(rnd.boneyard),
         table=rnd.table.copy(),
-        totals=tuple(game.totals),
+        totals=tuple(totals),
         round_points=tuple(rnd.points),
         penalties=tuple(rnd.penalties),
         moves=tuple(rnd.moves),
@@ -112,6 +120,20 @@ def view_for(game: Game, seat: int | None = None, round_number: int | None = Non
         out=tuple(rnd.out),
         count_terms=None if terms is None else tuple(terms),
         legal=game.legal_moves() if seat is not None and seat == turn else (),
-        standings=standings(game),
-        finished_rounds=tuple(summarize(r) for r in game.rounds[: rnd.number] if r.end is not None),
+        standings=result,
+        finished_rounds=tuple(summarize(r) for r in game.rounds[: index + 1] if r.end is not None),
     )
+
+
+def totals_before(totals: list[int], later: list[Round]) -> list[int]:
+    """The totals before the `later` rounds: each seat's points and penalties there taken off.
+
+    Taking off rather than adding up the rounds before: the two agree for a game
+    played from its first round, and a game set up mid-match (its totals carried
+    in, its earlier rounds not kept) still comes out right.
+    """
+    then = list(totals)
+    for rnd in later:
+        for seat, (points, penalties) in enumerate(zip(rnd.points, rnd.penalties, strict=True)):
+            then[seat] -= points + penalties
+    return then
