@@ -2,20 +2,22 @@
 
 from .methods import FLOOD_METHODS
 from .server import DEFAULT_TOKEN, ChatRef, FakeBotApi, UserRef
-from .state import ApiError, Call, CallbackAnswer, FakeBotApiError
-from .views import ANY, Button, MessageView
+from .state import ApiError, Call, CallbackAnswer, FakeBotApiError, FloodLimits
+from .views import ANY, BotMessageEvent, Button, MessageView
 
 __all__ = [
     "ANY",
     "DEFAULT_TOKEN",
     "FLOOD_METHODS",
     "ApiError",
+    "BotMessageEvent",
     "Button",
     "Call",
     "CallbackAnswer",
     "ChatRef",
     "FakeBotApi",
     "FakeBotApiError",
+    "FloodLimits",
     "MessageView",
     "UserRef",
 ]

@@ -13,7 +13,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .htmltext import utf16_len
 from .state import (
@@ -34,6 +34,7 @@ from .state import (
     format_text,
     parse_reply_markup,
 )
+from .views import BotMessageEvent, message_view
 
 # --------------------------------------------------------------------------------------------
 # Parameters
@@ -262,9 +263,18 @@ def _edit_markup(p: Params) -> JSON | None:
     return inline
 
 
-def _touch(msg: Message) -> None:
+def _touch(st: State, msg: Message) -> None:
     msg.edit_count += 1
     msg.edit_date = int(time.time())
+    _event(st, "edited", msg)
+
+
+def _event(st: State, kind: Literal["sent", "edited", "deleted"], msg: Message) -> None:
+    """Queue an ``on_bot_message`` event (a snapshot of the message as of now)."""
+    if st.message_listeners:
+        view = None if kind == "deleted" else message_view(msg, st.bot.id)
+        event = BotMessageEvent(kind, msg.chat_id, msg.message_id, time.monotonic(), view)
+        st.pending_events.append(("message", (event,)))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -322,6 +332,7 @@ def send_message(st: State, p: Params) -> JSON:
     msg = st.add_message(
         chat, text=plain, raw_text=raw, entities=entities, parse_mode=mode, **fields
     )
+    _event(st, "sent", msg)
     return st.message_json(msg)
 
 
@@ -340,6 +351,7 @@ def _send_media(st: State, p: Params, field: str, kind: str) -> JSON:
         parse_mode=mode,
         **fields,
     )
+    _event(st, "sent", msg)
     return st.message_json(msg)
 
 
@@ -361,7 +373,7 @@ def edit_message_text(st: State, p: Params) -> JSON:
         raise bad_request(NOT_MODIFIED)
     msg.text, msg.raw_text, msg.entities, msg.parse_mode = plain, raw, entities, mode
     msg.reply_markup = markup
-    _touch(msg)
+    _touch(st, msg)
     return st.message_json(msg)
 
 
@@ -382,7 +394,7 @@ def edit_message_caption(st: State, p: Params) -> JSON:
     msg.caption, msg.raw_caption, msg.caption_entities = plain, raw, entities
     msg.parse_mode = mode
     msg.reply_markup = markup
-    _touch(msg)
+    _touch(st, msg)
     return st.message_json(msg)
 
 
@@ -403,7 +415,7 @@ def edit_message_media(st: State, p: Params) -> JSON:
     stored = _resolve_media(st, p, media.get("media"), str(kind), "media")
     if (
         stored.kind == msg.media.kind
-        and stored.data == msg.media.data
+        and (stored.size, stored.sha256) == (msg.media.size, msg.media.sha256)
         and (plain or None) == (msg.caption or None)
         and _same(entities, msg.caption_entities)
         and _same(markup, msg.reply_markup)
@@ -413,7 +425,7 @@ def edit_message_media(st: State, p: Params) -> JSON:
     msg.caption, msg.raw_caption, msg.caption_entities = plain, raw, entities
     msg.parse_mode = mode
     msg.reply_markup = markup
-    _touch(msg)
+    _touch(st, msg)
     return st.message_json(msg)
 
 
@@ -423,7 +435,7 @@ def edit_message_reply_markup(st: State, p: Params) -> JSON:
     if _same(markup, msg.reply_markup):
         raise bad_request(NOT_MODIFIED)
     msg.reply_markup = markup
-    _touch(msg)
+    _touch(st, msg)
     return st.message_json(msg)
 
 
@@ -436,6 +448,7 @@ def _delete_one(st: State, chat: Chat, message_id: int | None) -> None:
     msg.deleted = True
     if msg.message_id in chat.pinned:
         chat.pinned.remove(msg.message_id)
+    _event(st, "deleted", msg)
 
 
 def delete_message(st: State, p: Params) -> bool:
@@ -477,6 +490,7 @@ def answer_callback_query(st: State, p: Params) -> bool:
     query.url = p.string("url")
     query.cache_time = p.integer("cache_time") or 0
     query.answered_at = time.monotonic()
+    st.note_answer(query)
     return True
 
 
@@ -802,7 +816,7 @@ def get_file(st: State, p: Params) -> JSON:
     return {
         "file_id": size["file_id"],
         "file_unique_id": size["file_unique_id"],
-        "file_size": len(stored.data),
+        "file_size": stored.size,
         "file_path": stored.file_path,
     }
 
@@ -849,17 +863,27 @@ METHODS: dict[str, Callable[[State, Params], Any]] = {
 }
 GET_UPDATES = "getUpdates"
 CANONICAL: dict[str, str] = {name.lower(): name for name in [*METHODS, GET_UPDATES]}
+# The methods that change messages in a chat: Telegram counts them towards its limits (and so
+# does the fake's flood control); answerCallbackQuery, getUpdates and the get*/set* configuration
+# methods are not counted. Only methods the fake implements are listed.
 FLOOD_METHODS = frozenset(
     {
         "sendMessage",
         "sendPhoto",
         "sendDocument",
+        "sendChatAction",
         "editMessageText",
         "editMessageCaption",
         "editMessageMedia",
         "editMessageReplyMarkup",
+        "deleteMessage",
+        "deleteMessages",
+        "pinChatMessage",
+        "unpinChatMessage",
+        "unpinAllChatMessages",
     }
 )
+assert METHODS.keys() >= FLOOD_METHODS, FLOOD_METHODS - METHODS.keys()
 
 
 def call_chat_id(st: State, method: str, p: Params) -> int | None:
@@ -874,12 +898,19 @@ def call_chat_id(st: State, method: str, p: Params) -> int | None:
         return None
 
 
-def dispatch(st: State, method: str, p: Params, started: float) -> tuple[int, JSON]:
-    """Run a (non-getUpdates) method with the lock held; returns (HTTP status, JSON body)."""
+def dispatch(
+    st: State, method: str, p: Params, started: float, *, delay: float = 0.0
+) -> tuple[int, JSON]:
+    """Run a (non-getUpdates) method with the lock held; returns (HTTP status, JSON body).
+
+    Order: injected errors, then the flood limits (a refused call is not counted, so it does
+    not extend the window), then the method; only calls that took effect are counted."""
     name = CANONICAL.get(method.lower(), method)
     chat_id = call_chat_id(st, name, p)
     error: ApiError | None = None
     result: Any = None
+    over_limit = False
+    now = time.monotonic()
     try:
         injected = st.take_injected(name, chat_id)
         if injected is not None:
@@ -887,16 +918,30 @@ def dispatch(st: State, method: str, p: Params, started: float) -> tuple[int, JS
         fn = METHODS.get(name)
         if fn is None:
             raise ApiError(404, "Not Found: method not found")
-        chat = st.chats.get(chat_id) if chat_id is not None else None
-        now = time.monotonic()
-        if name in FLOOD_METHODS:
-            st.check_flood(chat, now)
+        counted = name in FLOOD_METHODS
+        chat = st.chats.get(chat_id) if counted and chat_id is not None else None
+        if counted:
+            try:
+                st.check_flood(chat, now)
+            except ApiError:
+                over_limit = True
+                raise
         result = fn(st, p)
-        if name in FLOOD_METHODS:
+        if counted:
             st.note_flood(chat, now)
     except ApiError as exc:
         error = exc
-    st.record_call(name, chat_id, started, p.normalized(), result, error)
+    st.record_call(
+        name,
+        chat_id,
+        started,
+        p.normalized(),
+        result,
+        error,
+        ran=now,
+        delay=delay,
+        over_limit=over_limit,
+    )
     if error is not None:
         return error.error_code, error.to_json()
     return 200, {"ok": True, "result": result}

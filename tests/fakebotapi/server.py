@@ -22,8 +22,9 @@ import secrets
 import socket
 import threading
 import time
+import traceback
 import urllib.parse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, Literal, TypeVar
 
 from aiohttp import web
@@ -34,6 +35,7 @@ from .methods import (
     GET_UPDATES,
     Params,
     Upload,
+    call_chat_id,
     create_topic,
     dispatch,
     member_json,
@@ -47,16 +49,18 @@ from .state import (
     CallbackAnswer,
     CallbackQuery,
     Chat,
+    DelayedAnswer,
     FakeBotApiError,
     FloodLimits,
     InjectedError,
+    Pending,
     State,
     User,
     canonical,
     chat_instance,
     user_text_entities,
 )
-from .views import ANY, Button, ButtonSelector, MessageView, message_view
+from .views import ANY, BotMessageEvent, Button, ButtonSelector, MessageView, message_view
 
 T = TypeVar("T")
 
@@ -74,8 +78,72 @@ _DEFAULT_DESCRIPTIONS = {
     502: "Bad Gateway",
 }
 
+_BOUNDARY_RE = re.compile(r'boundary=(?:"([^"]+)"|([^;\s]+))', re.IGNORECASE)
+_DISPOSITION_PARAM_RE = re.compile(r';\s*([A-Za-z0-9_*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)')
+_CHARSET_RE = re.compile(r'charset="?([A-Za-z0-9_.:-]+)', re.IGNORECASE)
+
 UserLike = int
 ChatLike = int
+
+
+def _disposition_params(value: str) -> dict[str, str]:
+    """``name`` / ``filename`` of a Content-Disposition header (RFC 5987 ``*`` forms too)."""
+    params: dict[str, str] = {}
+    for key, raw in _DISPOSITION_PARAM_RE.findall(value):
+        key = key.lower()
+        raw = raw.strip()
+        if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
+            raw = re.sub(r"\\(.)", r"\1", raw[1:-1])
+        if key.endswith("*"):
+            charset, _, rest = raw.partition("'")
+            _lang, _, encoded = rest.partition("'")
+            params[key[:-1]] = urllib.parse.unquote(
+                encoded, encoding=charset or "utf-8", errors="replace"
+            )
+        else:
+            params.setdefault(key, raw)
+    return params
+
+
+def parse_multipart(body: bytes, boundary: str) -> tuple[dict[str, Any], dict[str, Upload]]:
+    """Split a multipart/form-data body into text fields and uploads.
+
+    A few ``bytes.find`` calls per part: much cheaper than aiohttp's ``request.post()``, whose
+    header parsing (and spooling of files to temporary files) was the fake's bottleneck."""
+    values: dict[str, Any] = {}
+    uploads: dict[str, Upload] = {}
+    delimiter = b"\r\n--" + boundary.encode("latin-1")
+    pos = body.find(delimiter[2:])
+    if pos < 0:
+        raise ApiError(400, "Bad Request: can't parse multipart request body")
+    pos += len(delimiter) - 2
+    while True:
+        if body.startswith(b"--", pos):
+            break  # the closing delimiter
+        head_start = body.find(b"\r\n", pos)
+        head_end = body.find(b"\r\n\r\n", head_start)
+        end = body.find(delimiter, head_end + 4) if head_end >= 0 else -1
+        if head_start < 0 or head_end < 0 or end < 0:
+            raise ApiError(400, "Bad Request: can't parse multipart request body")
+        headers: dict[str, str] = {}
+        for line in body[head_start + 2 : head_end].decode("utf-8", "replace").split("\r\n"):
+            key, _, value = line.partition(":")
+            headers[key.strip().lower()] = value.strip()
+        data = body[head_end + 4 : end]
+        pos = end + len(delimiter)
+        disposition = _disposition_params(headers.get("content-disposition", ""))
+        name = disposition.get("name")
+        if name is None:
+            continue
+        ctype = headers.get("content-type")
+        if "filename" in disposition:
+            uploads[name] = Upload(name, disposition["filename"], ctype, data)
+        elif ctype is None or ctype.lower().startswith("text/"):
+            charset = _CHARSET_RE.search(ctype or "")
+            values[name] = data.decode(charset.group(1) if charset else "utf-8", "replace")
+        else:
+            uploads[name] = Upload(name, None, ctype, data)
+    return values, uploads
 
 
 class UserRef(int):
@@ -150,16 +218,31 @@ class FakeBotApi:
         chat_limit_per_second: int | None = None,
         global_limit_per_second: int | None = None,
         callback_timeout: float | None = None,
+        keep_files: bool = True,
+        max_calls_kept: int | None = None,
     ) -> None:
         """``privacy_mode``: in groups deliver only commands, replies to the bot and service
         messages (unless the bot is an admin). ``callback_timeout``: answering a callback query
-        later than this many seconds fails like on Telegram (off by default)."""
+        later than this many seconds fails like on Telegram (off by default).
+        ``*_limit_*``: flood limits, see :meth:`set_flood_limits`.
+
+        For load tests: ``keep_files=False`` keeps only the size and SHA-256 of uploads (views
+        then carry ``b""`` as photo/document and :meth:`file_bytes` raises);
+        ``max_calls_kept`` bounds the call log (and the update history of
+        :meth:`all_updates`) to the newest calls. The counters behind :meth:`count_calls` and
+        :meth:`over_limit_calls` stay exact; what looks at individual calls (:meth:`calls`,
+        ``count_calls(since=...)``, :meth:`max_calls_in_window`, :meth:`dump`) only sees the
+        calls kept."""
+        if max_calls_kept is not None and max_calls_kept < 1:
+            raise ValueError("max_calls_kept must be at least 1 (or None)")
         self._st = State(
             token,
             bot_username,
             bot_first_name,
             privacy_mode=privacy_mode,
             callback_timeout=callback_timeout,
+            keep_files=keep_files,
+            max_calls_kept=max_calls_kept,
         )
         self._st.flood = FloodLimits(
             group_limit_per_minute, chat_limit_per_second, global_limit_per_second
@@ -169,6 +252,7 @@ class FakeBotApi:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
+        self._delay_tasks: set[asyncio.Future[Any]] = set()
         self.port = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -246,6 +330,13 @@ class FakeBotApi:
         with self._st.lock:
             self._st.closing = True
             self._st.changed()
+
+        async def cancel_delays() -> None:
+            for task in list(self._delay_tasks):
+                task.cancel()
+
+        with contextlib.suppress(Exception):  # best effort: delayed answers are dropped
+            asyncio.run_coroutine_threadsafe(cancel_delays(), self._loop).result(5)
         if self._runner is not None:
             fut = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
             with contextlib.suppress(Exception):  # best effort shutdown
@@ -273,27 +364,86 @@ class FakeBotApi:
         values: dict[str, Any] = dict(request.query)
         uploads: dict[str, Upload] = {}
         if request.method == "POST" and request.body_exists:
-            ctype = request.content_type
+            # Parsed by hand: aiohttp's content_type (email.headerregistry) is slow.
+            raw_type = request.headers.get("Content-Type", "")
+            ctype = raw_type.split(";", 1)[0].strip().lower()
             if ctype == "application/json":
                 try:
-                    body = await request.json()
+                    body = json.loads(await request.read())
                 except ValueError:
                     raise ApiError(400, "Bad Request: can't parse JSON request body") from None
                 if not isinstance(body, dict):
                     raise ApiError(400, "Bad Request: JSON request body must be an object")
                 values.update(body)
-            elif ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-                form = await request.post()
-                for key, value in form.items():
-                    if isinstance(value, web.FileField):
-                        uploads[key] = Upload(
-                            key, value.filename, value.content_type, value.file.read()
-                        )
-                    elif isinstance(value, bytes | bytearray):
-                        uploads[key] = Upload(key, None, None, bytes(value))
-                    else:
-                        values[key] = value
+            elif ctype == "application/x-www-form-urlencoded":
+                text = (await request.read()).decode("utf-8", "replace")
+                values.update(urllib.parse.parse_qsl(text, keep_blank_values=True))
+            elif ctype == "multipart/form-data":
+                match = _BOUNDARY_RE.search(raw_type)
+                if match is None:
+                    raise ApiError(400, "Bad Request: multipart request without a boundary")
+                fields, uploads = parse_multipart(
+                    await request.read(), match.group(1) or match.group(2)
+                )
+                values.update(fields)
         return Params(values, uploads)
+
+    def _fire(self) -> None:
+        """Run the hook callbacks for events collected under the lock (called without it)."""
+        st = self._st
+        if not st.pending_events:
+            return
+        with st.lock:
+            events: list[Pending] = st.take_pending()
+            message_listeners = list(st.message_listeners)
+            answer_listeners = list(st.answer_listeners)
+        for kind, args in events:
+            listeners: list[Callable[..., None]] = list(
+                message_listeners if kind == "message" else answer_listeners
+            )
+            for callback in listeners:
+                try:
+                    callback(*args)
+                except Exception:  # a broken test hook must not break the server
+                    traceback.print_exc()
+
+    async def _dispatch(self, method: str, params: Params, started: float) -> tuple[int, JSON]:
+        """Run a method, holding back its answer (or the whole call) per ``delay_answers``."""
+        st = self._st
+        with st.lock:
+            delay = None
+            if st.delays:
+                name = CANONICAL.get(method.lower(), method)
+                delay = st.take_delay(name, call_chat_id(st, name, params))
+            if delay is None or delay.effect == "before":
+                status, body = dispatch(
+                    st, method, params, started, delay=delay.seconds if delay else 0.0
+                )
+        self._fire()
+        if delay is None:
+            return status, body
+        if delay.effect == "before":
+            await self._delayed(asyncio.sleep(delay.seconds))
+            return status, body
+        # "after": performed when the delay has passed even if the client gave up meanwhile
+        # (shielded from the cancellation of this handler).
+        return await self._delayed(self._later(delay, method, params, started))
+
+    async def _later(
+        self, delay: DelayedAnswer, method: str, params: Params, started: float
+    ) -> tuple[int, JSON]:
+        await asyncio.sleep(delay.seconds)
+        with self._st.lock:
+            result = dispatch(self._st, method, params, started, delay=delay.seconds)
+        self._fire()
+        return result
+
+    async def _delayed(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await ``coro`` as a task that ``stop()`` can cancel; shielded from the handler."""
+        task = asyncio.ensure_future(coro)
+        self._delay_tasks.add(task)
+        task.add_done_callback(self._delay_tasks.discard)
+        return await asyncio.shield(task)
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         st = self._st
@@ -318,8 +468,7 @@ class FakeBotApi:
             if method.lower() == GET_UPDATES.lower():
                 status, body = await self._get_updates(params, started)
             else:
-                with st.lock:
-                    status, body = dispatch(st, method, params, started)
+                status, body = await self._dispatch(method, params, started)
             return self._json(status, body)
         match = _FILE_PATH.match(path)
         if match:
@@ -329,6 +478,11 @@ class FakeBotApi:
                 stored = st.files_by_path.get(match["path"])
             if stored is None:
                 return self._json(404, ApiError(404, "Not Found").to_json())
+            if not stored.kept:
+                return self._json(
+                    404,
+                    ApiError(404, "Not Found: file bytes not kept (keep_files=False)").to_json(),
+                )
             return web.Response(
                 body=stored.data, content_type=stored.mime_type or "application/octet-stream"
             )
@@ -652,9 +806,85 @@ class FakeBotApi:
         chat_per_second: int | None = None,
         global_per_second: int | None = None,
     ) -> None:
-        """Enable/disable 429 flood control (sliding windows over send*/edit* calls)."""
+        """Enable/disable 429 flood control: sliding windows over the calls that change
+        messages in a chat (``FLOOD_METHODS``): ``group_per_minute`` per group/supergroup over
+        60 s, ``chat_per_second`` per chat over 1 s, ``global_per_second`` for all of them
+        together over 1 s. A refused call answers 429 with ``retry_after`` (whole seconds, at
+        least 1), is counted by :meth:`over_limit_calls` and does not extend the window."""
         with self._st.lock:
             self._st.flood = FloodLimits(group_per_minute, chat_per_second, global_per_second)
+
+    def over_limit_calls(self, chat: ChatLike | None = None) -> int:
+        """How many calls the fake's flood limits refused (in all or to one chat); injected
+        errors are not counted. Exact even when old calls were dropped from the log."""
+        with self._st.lock:
+            if chat is None:
+                return sum(self._st.over_limit.values())
+            return self._st.over_limit[int(chat)]
+
+    def delay_answers(
+        self,
+        method: str | None = None,
+        chat: ChatLike | None = None,
+        *,
+        seconds: float,
+        times: int = 1,
+        effect: Literal["before", "after"] = "before",
+    ) -> None:
+        """Answer the next ``times`` matching calls ``seconds`` late, like a slow Telegram.
+
+        ``effect="before"``: the call takes effect at once, only the HTTP answer is late (a
+        client with a shorter timeout gets a timeout although the message was sent/edited).
+        ``effect="after"``: the call is performed when the delay has passed, even if the client
+        gave up meanwhile (not if the fake is stopped first). Other calls are served
+        meanwhile. ``method`` is case-insensitive; ``method=None`` / ``chat=None`` match any
+        (getUpdates is never delayed)."""
+        if seconds < 0 or times < 1:
+            raise FakeBotApiError("delay_answers needs seconds >= 0 and times >= 1")
+        if effect not in ("before", "after"):
+            raise FakeBotApiError(f"bad effect {effect!r}: 'before' or 'after'")
+        name = CANONICAL.get(method.lower(), method) if method else None
+        if name == GET_UPDATES:
+            raise FakeBotApiError("getUpdates answers cannot be delayed")
+        with self._st.lock:
+            self._st.delays.append(
+                DelayedAnswer(name, int(chat) if chat is not None else None, seconds, times, effect)
+            )
+
+    def on_bot_message(self, callback: Callable[[BotMessageEvent], None]) -> Callable[[], None]:
+        """Call ``callback(event)`` for every message the bot sends, edits or deletes; returns a
+        function that unregisters it. Callbacks run on the server thread after the state lock
+        is released (they may use the control API, but must not block: no ``wait_*``);
+        exceptions are printed and ignored."""
+        return self._listen(self._st.message_listeners, callback)
+
+    def on_callback_answer(
+        self, callback: Callable[[str, CallbackAnswer, float], None]
+    ) -> Callable[[], None]:
+        """Call ``callback(query_id, answer, time)`` for every successful answerCallbackQuery
+        (``time``: ``time.monotonic()``); like :meth:`on_bot_message` otherwise."""
+        return self._listen(self._st.answer_listeners, callback)
+
+    def _listen(self, listeners: list[Any], callback: Any) -> Callable[[], None]:
+        with self._st.lock:
+            listeners.append(callback)
+
+        def remove() -> None:
+            with self._st.lock:
+                if callback in listeners:
+                    listeners.remove(callback)
+
+        return remove
+
+    def answer_latencies(self) -> list[float]:
+        """Seconds from each press to the bot's answer, for the answered callback queries (in
+        the order of the presses; both times are ``time.monotonic()``)."""
+        with self._st.lock:
+            return [
+                q.answered_at - q.created
+                for q in self._st.queries.values()
+                if q.answered_at is not None
+            ]
 
     def inject_error(
         self,
@@ -941,6 +1171,11 @@ class FakeBotApi:
             entry = self._st.files.get(file_id)
             if entry is None:
                 raise FakeBotApiError(f"unknown file_id {file_id!r}")
+            if not entry[0].kept:
+                raise FakeBotApiError(
+                    f"the bytes of file {file_id!r} were not kept: the fake runs with "
+                    f"keep_files=False (size {entry[0].size}, sha256 {entry[0].sha256})"
+                )
             return entry[0].data
 
     def calls(
@@ -982,9 +1217,37 @@ class FakeBotApi:
         self,
         method: str | Iterable[str] | None = None,
         chat_id: ChatLike | None = None,
-        **kw: Any,
+        *,
+        ok: bool | None = None,
+        include_polling: bool = False,
+        since: float | None = None,
     ) -> int:
-        return len(self.calls(method, chat_id, **kw))
+        """``len(calls(...))``, but exact from counters even if old calls were dropped from the
+        log (``max_calls_kept``) — except with ``since``, which needs the calls kept."""
+        if since is not None:
+            return len(
+                self.calls(method, chat_id, ok=ok, include_polling=include_polling, since=since)
+            )
+        if isinstance(method, str):
+            wanted: set[str] | None = {method.lower()}
+        elif method is not None:
+            wanted = {m.lower() for m in method}
+        else:
+            wanted = None
+        with self._st.lock:
+            total = 0
+            for (name, chat, success), count in self._st.call_counts.items():
+                lowered = name.lower()
+                if wanted is not None and lowered not in wanted:
+                    continue
+                if wanted is None and not include_polling and lowered == "getupdates":
+                    continue
+                if chat_id is not None and chat != int(chat_id):
+                    continue
+                if ok is not None and success != ok:
+                    continue
+                total += count
+            return total
 
     def max_calls_in_window(
         self,
@@ -994,9 +1257,10 @@ class FakeBotApi:
         methods: Iterable[str] = FLOOD_METHODS,
         ok: bool | None = True,
     ) -> int:
-        """The largest number of (by default successful send*/edit*) calls to ``chat_id`` (or
-        to all chats) that fell into any sliding window of ``window`` seconds."""
-        times = [c.monotonic for c in self.calls(list(methods), chat_id, ok=ok)]
+        """The largest number of (by default successful, counted: ``FLOOD_METHODS``) calls to
+        ``chat_id`` (or to all chats) that took effect within any sliding window of ``window``
+        seconds (of the calls still kept, see ``max_calls_kept``)."""
+        times = sorted(c.ran for c in self.calls(list(methods), chat_id, ok=ok))
         best = 0
         start = 0
         for end, t in enumerate(times):
@@ -1069,7 +1333,7 @@ class FakeBotApi:
 
     def all_updates(self) -> list[JSON]:
         with self._st.lock:
-            copied: list[JSON] = json.loads(json.dumps(self._st.all_updates))
+            copied: list[JSON] = json.loads(json.dumps(list(self._st.all_updates)))
             return copied
 
     # ------------------------------------------------------------------ waiting

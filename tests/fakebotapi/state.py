@@ -8,9 +8,11 @@ with :attr:`State.cond`). The HTTP layer (``server.py``) and the Bot API method 
 from __future__ import annotations
 
 import collections
+import hashlib
 import io
 import itertools
 import json
+import math
 import re
 import secrets
 import struct
@@ -19,9 +21,12 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .htmltext import HtmlParseError, parse_html, utf16_len
+
+if TYPE_CHECKING:
+    from .views import BotMessageEvent
 
 _PILImage: Any
 try:  # Pillow is optional: without it photo sizes are read from PNG headers only.
@@ -135,10 +140,10 @@ class User:
         return data
 
 
-@dataclass
+@dataclass(slots=True)
 class StoredFile:
     kind: str  # "photo" | "document"
-    data: bytes
+    data: bytes  # b"" when the fake was told not to keep file bytes (``keep_files=False``)
     file_unique_id: str
     file_path: str
     filename: str | None = None
@@ -147,6 +152,9 @@ class StoredFile:
     height: int = 0
     # JSON of the sizes (photo: list of PhotoSize, largest last) or [Document] for documents.
     sizes: list[JSON] = field(default_factory=list)
+    size: int = 0  # bytes uploaded (kept or not)
+    sha256: str = ""  # hex digest of the uploaded bytes (kept or not)
+    kept: bool = True  # False: ``data`` is empty, only ``size`` and ``sha256`` are known
 
     @property
     def file_id(self) -> str:
@@ -215,9 +223,9 @@ class CallbackQuery:
     chat_id: int
     message_id: int
     data: str
-    created: float
+    created: float  # time.monotonic() when the user pressed the button
     answer: CallbackAnswer | None = None
-    answered_at: float | None = None
+    answered_at: float | None = None  # time.monotonic() of the successful answerCallbackQuery
     url: str | None = None
     cache_time: int = 0
 
@@ -229,13 +237,16 @@ class Call:
     seq: int
     method: str  # canonical Bot API name, e.g. "sendMessage" (as sent if unknown)
     chat_id: int | None
-    time: float  # time.time() when the call finished
+    time: float  # time.time() when the call took effect (was performed)
     monotonic: float  # time.monotonic() when the call arrived
     params: JSON  # decoded parameters (uploaded files replaced by a short description)
     ok: bool
     error_code: int | None = None
     description: str | None = None
     result: Any = None
+    ran: float = 0.0  # time.monotonic() when it took effect (later than ``monotonic`` if delayed)
+    delay: float = 0.0  # seconds its answer was held back by ``delay_answers``
+    over_limit: bool = False  # refused by the fake's own flood limits (429)
 
     @property
     def timestamp(self) -> float:
@@ -265,6 +276,21 @@ class FloodLimits:
     group_per_minute: int | None = None  # group/supergroup chats, 60 s window
     chat_per_second: int | None = None  # any chat, 1 s window
     global_per_second: int | None = None  # all chats together, 1 s window
+
+
+@dataclass
+class DelayedAnswer:
+    """``delay_answers`` rule: hold back the answer of the next ``times`` matching calls."""
+
+    method: str | None
+    chat_id: int | None
+    seconds: float
+    times: int
+    effect: Literal["before", "after"]
+
+
+CallCountKey = tuple[str, int | None, bool]  # (method, chat id, ok)
+Pending = tuple[Literal["message", "answer"], tuple[Any, ...]]
 
 
 # --------------------------------------------------------------------------------------------
@@ -381,6 +407,8 @@ class State:
         *,
         privacy_mode: bool = False,
         callback_timeout: float | None = None,
+        keep_files: bool = True,
+        max_calls_kept: int | None = None,
     ) -> None:
         self.lock = threading.RLock()
         self.cond = threading.Condition(self.lock)
@@ -394,7 +422,8 @@ class State:
         self.files: dict[str, tuple[StoredFile, JSON]] = {}  # file_id -> (file, size json)
         self.files_by_path: dict[str, StoredFile] = {}
         self.updates: list[JSON] = []  # not yet confirmed
-        self.all_updates: list[JSON] = []  # everything ever enqueued (for debugging)
+        # Everything ever enqueued (for debugging); bounded like the call log.
+        self.all_updates: collections.deque[JSON] = collections.deque(maxlen=max_calls_kept)
         self.next_update_id = 1
         self.delivered_upto = 0  # highest update_id returned by getUpdates
         self.allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
@@ -403,11 +432,22 @@ class State:
         self.queries: dict[str, CallbackQuery] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.texts: dict[tuple[str, str], str] = {}  # (description|short_description|name, lang)
-        self.calls: list[Call] = []
+        self.keep_files = keep_files
+        # The call log keeps the newest ``max_calls_kept`` calls; the counters below stay exact.
+        self.calls: collections.deque[Call] = collections.deque(maxlen=max_calls_kept)
+        self.call_counts: collections.Counter[CallCountKey] = collections.Counter()
+        self.over_limit: collections.Counter[int | None] = collections.Counter()  # by chat id
         self.flood = FloodLimits()
+        # Monotonic times of counted calls that took effect: per chat (last 60 s) and all
+        # together (last 1 s); oldest first, so windows are counted from the right.
         self.flood_log: dict[int, collections.deque[float]] = {}
         self.flood_global: collections.deque[float] = collections.deque()
         self.injected: list[InjectedError] = []
+        self.delays: list[DelayedAnswer] = []
+        # Hooks: listeners, and events collected under the lock to be fired after releasing it.
+        self.message_listeners: list[Callable[[BotMessageEvent], None]] = []
+        self.answer_listeners: list[Callable[[str, CallbackAnswer, float], None]] = []
+        self.pending_events: list[Pending] = []
         self.closing = False
         self.last_activity = time.monotonic()
         self.last_bot_call = 0.0  # monotonic end time of the last call other than getUpdates
@@ -570,12 +610,21 @@ class State:
         unique = f"AQAD{n:06d}{secrets.token_hex(4)}"
         return file_id, unique
 
+    def _content(self, data: bytes) -> JSON:
+        """The content fields of a new StoredFile: the bytes only if ``keep_files``."""
+        return {
+            "data": data if self.keep_files else b"",
+            "size": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "kept": self.keep_files,
+        }
+
     def store_photo(self, data: bytes, filename: str | None) -> StoredFile:
         if not data:
             raise bad_request("file must be non-empty")
         if len(data) > 10 * 1024 * 1024:
             raise ApiError(413, "Request Entity Too Large")
-        size = image_size(data)
+        size = image_size(data)  # reads the header only
         if size is None:
             raise bad_request("IMAGE_PROCESS_FAILED")
         width, height = size
@@ -588,13 +637,13 @@ class State:
         n = next(self._file_counter)
         stored = StoredFile(
             kind="photo",
-            data=data,
             file_unique_id=f"AQAD{n:06d}{secrets.token_hex(4)}",
             file_path=f"photos/file_{n}.jpg",
             filename=filename,
             mime_type="image/jpeg",
             width=width,
             height=height,
+            **self._content(data),
         )
         longest = max(width, height)
         for target in (90, 320, 800):
@@ -631,11 +680,11 @@ class State:
         file_id, unique = self._new_file_ids("BQACAgIAAxkBAAI")
         stored = StoredFile(
             kind="document",
-            data=data,
             file_unique_id=unique,
             file_path=f"documents/file_{n}.{ext}",
             filename=filename,
             mime_type=mime,
+            **self._content(data),
         )
         doc: JSON = {"file_id": file_id, "file_unique_id": unique, "file_size": len(data)}
         if filename:
@@ -720,6 +769,9 @@ class State:
         error: ApiError | None = None,
         *,
         notify: bool = True,
+        ran: float | None = None,
+        delay: float = 0.0,
+        over_limit: bool = False,
     ) -> Call:
         call = Call(
             seq=next(self._call_counter),
@@ -732,41 +784,58 @@ class State:
             error_code=error.error_code if error else None,
             description=error.description if error else None,
             result=result,
+            ran=started if ran is None else ran,
+            delay=delay,
+            over_limit=over_limit,
         )
         self.calls.append(call)
+        self.call_counts[(method, chat_id, error is None)] += 1
+        if over_limit:
+            self.over_limit[chat_id] += 1
         if method != "getUpdates":
             self.last_bot_call = time.monotonic()
         if notify:
             self.changed()
         return call
 
-    def check_flood(self, chat: Chat | None, now: float) -> None:
-        limits = self.flood
-        checks: list[tuple[collections.deque[float], int, float]] = []
-        if limits.global_per_second:
-            checks.append((self.flood_global, limits.global_per_second, 1.0))
-        if chat is not None:
-            log = self.flood_log.setdefault(chat.id, collections.deque())
-            if limits.chat_per_second:
-                checks.append((log, limits.chat_per_second, 1.0))
-            if limits.group_per_minute and chat.type != "private":
-                checks.append((log, limits.group_per_minute, 60.0))
-        for log, limit, window in checks:
-            recent = [t for t in log if now - t < window]
-            if len(recent) >= limit:
-                retry = max(1, int(recent[-limit] + window - now + 0.999))
+    @staticmethod
+    def _check_window(log: collections.deque[float], limit: int, window: float, now: float) -> None:
+        """429 if ``limit`` calls of ``log`` fall into the last ``window`` seconds. Walks from
+        the newest entry, so it costs at most ``limit`` steps however long the log is."""
+        for count, t in enumerate(reversed(log), 1):
+            if now - t >= window:
+                return
+            if count >= limit:  # t is the limit-th newest: the window frees up when it expires
+                retry = max(1, math.ceil(t + window - now))
                 raise ApiError(
                     429, f"Too Many Requests: retry after {retry}", {"retry_after": retry}
                 )
 
+    def check_flood(self, chat: Chat | None, now: float) -> None:
+        """Raise Telegram's 429 if one more counted call now would break a limit."""
+        limits = self.flood
+        if limits.global_per_second:
+            self._check_window(self.flood_global, limits.global_per_second, 1.0, now)
+        if chat is not None:
+            log = self.flood_log.get(chat.id)
+            if not log:
+                return
+            if limits.chat_per_second:
+                self._check_window(log, limits.chat_per_second, 1.0, now)
+            if limits.group_per_minute and chat.type != "private":
+                self._check_window(log, limits.group_per_minute, 60.0, now)
+
     def note_flood(self, chat: Chat | None, now: float) -> None:
+        """Count a call that took effect; the logs keep just what the windows need."""
         self.flood_global.append(now)
-        while self.flood_global and now - self.flood_global[0] > 120:
+        while now - self.flood_global[0] >= 1.0:
             self.flood_global.popleft()
         if chat is not None:
-            log = self.flood_log.setdefault(chat.id, collections.deque())
+            log = self.flood_log.get(chat.id)
+            if log is None:
+                log = self.flood_log[chat.id] = collections.deque()
             log.append(now)
-            while log and now - log[0] > 120:
+            while now - log[0] >= 60.0:
                 log.popleft()
 
     def take_injected(self, method: str, chat_id: int | None) -> ApiError | None:
@@ -780,6 +849,29 @@ class State:
                 self.injected.remove(item)
             return item.error
         return None
+
+    def take_delay(self, method: str, chat_id: int | None) -> DelayedAnswer | None:
+        """The ``delay_answers`` rule for this call, if any (never for getUpdates)."""
+        for item in self.delays:
+            if item.method is not None and item.method.lower() != method.lower():
+                continue
+            if item.chat_id is not None and item.chat_id != chat_id:
+                continue
+            item.times -= 1
+            if item.times <= 0:
+                self.delays.remove(item)
+            return item
+        return None
+
+    # ---------------------------------------------------------------- hooks
+    def note_answer(self, query: CallbackQuery) -> None:
+        """Queue the ``on_callback_answer`` callbacks for a query just answered."""
+        if self.answer_listeners and query.answer is not None:
+            self.pending_events.append(("answer", (query.id, query.answer, query.answered_at)))
+
+    def take_pending(self) -> list[Pending]:
+        events, self.pending_events = self.pending_events, []
+        return events
 
 
 def user_text_entities(text: str) -> list[JSON]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dtm
+import hashlib
 import io
 import threading
 import time
@@ -30,6 +32,7 @@ from telegram.error import (
     Forbidden,
     InvalidToken,
     RetryAfter,
+    TimedOut,
 )
 from telegram.ext import (
     Application,
@@ -38,8 +41,16 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
 )
+from telegram.request import HTTPXRequest
 
-from tests.fakebotapi import ANY, FakeBotApi, FakeBotApiError
+from tests.fakebotapi import (
+    ANY,
+    FLOOD_METHODS,
+    BotMessageEvent,
+    CallbackAnswer,
+    FakeBotApi,
+    FakeBotApiError,
+)
 from tests.fakebotapi.htmltext import HtmlParseError, parse_html
 
 pytestmark = pytest.mark.timeout(60)
@@ -67,6 +78,17 @@ def api() -> Iterator[FakeBotApi]:
 async def bot(api: FakeBotApi) -> AsyncIterator[Bot]:
     async with Bot(api.token, base_url=api.base_url, base_file_url=api.base_file_url) as client:
         yield client
+
+
+def client_for(api: FakeBotApi, *, read_timeout: float | None = None) -> Bot:
+    """A PTB Bot for ``api``, optionally with a short read timeout for all its calls."""
+    request = HTTPXRequest(read_timeout=read_timeout) if read_timeout is not None else None
+    return Bot(api.token, base_url=api.base_url, base_file_url=api.base_file_url, request=request)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    retry = error.retry_after
+    return retry.total_seconds() if isinstance(retry, dtm.timedelta) else float(retry)
 
 
 # ------------------------------------------------------------------------------ basics
@@ -616,6 +638,317 @@ async def test_injected_errors(api: FakeBotApi, bot: Bot) -> None:
     api.inject_error("editMessageText", error_code=400, description="Bad Request: custom")
     with pytest.raises(BadRequest, match=r"(?i)custom"):
         await bot.edit_message_text("y", alice, 1)
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_injected_429_only_affects_its_chat(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+    one = api.add_group("One", owner=alice)
+    two = api.add_group("Two", owner=alice)
+    api.inject_error("sendMessage", one, error_code=429, retry_after=5, times=2)
+    await bot.send_message(two, "the other chat is untouched")
+    await bot.send_message(alice, "and so is a private chat")
+    with pytest.raises(RetryAfter) as info:
+        await bot.send_message(one, "x")
+    assert retry_seconds(info.value) == 5
+    resp = httpx.post(f"{api.url}/bot{api.token}/sendMessage", data={"chat_id": one, "text": "x"})
+    assert resp.status_code == 429
+    assert resp.json() == {
+        "ok": False,
+        "error_code": 429,
+        "description": "Too Many Requests: retry after 5",
+        "parameters": {"retry_after": 5},
+    }
+    await bot.send_message(one, "used up")
+    assert [c.ok for c in api.calls("sendMessage", one)] == [False, False, True]
+    assert api.over_limit_calls() == 0  # injected errors are not the fake's own limits
+
+
+# ------------------------------------------------------------------------------ limits
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_group_limit_refuses_the_21st_call_in_a_minute() -> None:
+    with FakeBotApi(group_limit_per_minute=20) as api:
+        alice = api.add_user("Alice", started=True)
+        group = api.add_group("G", owner=alice, supergroup=True)
+        async with client_for(api) as bot:
+            for i in range(20):
+                await bot.send_message(group, f"m{i}")
+            with pytest.raises(RetryAfter) as info:
+                await bot.send_message(group, "m20")
+            assert 1 <= retry_seconds(info.value) <= 60
+            for i in range(25):  # private chats are not limited by group_per_minute
+                await bot.send_message(alice, f"p{i}")
+        assert api.over_limit_calls(group) == 1
+        assert api.over_limit_calls() == 1
+        assert api.over_limit_calls(alice) == 0
+        assert api.count_calls("sendMessage", group, ok=True) == 20
+        assert api.max_calls_in_window(group, window=60) == 20
+        refused = api.calls("sendMessage", group, ok=False)
+        assert [(c.error_code, c.over_limit) for c in refused] == [(429, True)]
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_every_call_changing_a_chat_counts(api: FakeBotApi, bot: Bot) -> None:
+    assert {"deleteMessage", "editMessageReplyMarkup", "sendChatAction"} <= FLOOD_METHODS
+    assert not {"answerCallbackQuery", "getUpdates", "getMe", "getChat"} & FLOOD_METHODS
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    api.set_flood_limits(group_per_minute=4)
+    sent = await bot.send_message(group, "k", reply_markup=keyboard([("A", "a")]))  # 1
+    first = api.press(alice, group, sent.message_id, "a")
+    second = api.press(alice, group, sent.message_id, "a")
+    assert await bot.answer_callback_query(first, "not counted")
+    await bot.edit_message_reply_markup(group, sent.message_id, reply_markup=None)  # 2
+    await bot.send_chat_action(group, "typing")  # 3
+    assert await bot.delete_message(group, sent.message_id)  # 4
+    with pytest.raises(RetryAfter):
+        await bot.send_message(group, "over")
+    with pytest.raises(RetryAfter):
+        await bot.delete_message(group, 1)
+    # Not counted and so not limited: callback answers, getters and settings.
+    assert await bot.answer_callback_query(second, "still fine")
+    assert (await bot.get_chat(group)).title == "G"
+    assert await bot.set_my_commands([BotCommand("play", "Play")])
+    assert api.over_limit_calls(group) == 2
+    assert api.max_calls_in_window(group) == 4
+    assert api.count_calls("answerCallbackQuery", group, ok=True) == 2
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_refused_calls_do_not_extend_the_window(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+    api.set_flood_limits(chat_per_second=1)
+    await bot.send_message(alice, "one")
+    first = api.calls("sendMessage")[0].ran
+    await asyncio.sleep(0.5)
+    with pytest.raises(RetryAfter):
+        await bot.send_message(alice, "refused")
+    # The window of the first call is over; had the refused one counted, it would still block.
+    await asyncio.sleep(first + 1.05 - time.monotonic())
+    await bot.send_message(alice, "two")
+    assert api.over_limit_calls(alice) == 1
+    refused = api.calls("sendMessage", ok=False)[0].ran
+    assert refused - first > 0.05  # so "two" came less than 1 s after the refused call
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_global_limit_over_all_chats() -> None:
+    with FakeBotApi(global_limit_per_second=2) as api:
+        users = [api.add_user(name, started=True) for name in ("A", "B", "C")]
+        async with client_for(api) as bot:
+            await bot.send_message(users[0], "a")
+            await bot.send_message(users[1], "b")
+            with pytest.raises(RetryAfter):
+                await bot.send_message(users[2], "c")
+            assert (await bot.get_me()).username  # not counted
+        assert api.over_limit_calls(users[2]) == 1
+        assert api.max_calls_in_window(window=1.0) == 2
+
+
+# ------------------------------------------------------------------------------ delays
+
+
+async def test_delayed_answer_takes_effect_at_once(api: FakeBotApi, bot: Bot) -> None:
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    api.delay_answers("SENDMESSAGE", group, seconds=2.0)
+    started = time.monotonic()
+    with pytest.raises(TimedOut):
+        await bot.send_message(group, "answered late", read_timeout=0.5)
+    assert time.monotonic() - started < 1.5
+    # Telegram did send it; only its answer was late.
+    assert [m.text for m in api.messages(group)] == ["answered late"]
+    # Meanwhile other calls are served (the rule was used up).
+    await bot.send_message(group, "on time", read_timeout=0.5)
+    assert time.monotonic() - started < 1.8
+    calls = api.calls("sendMessage", group)
+    assert [(c.ok, c.delay) for c in calls] == [(True, 2.0), (True, 0.0)]
+    # A patient client gets the answer when it comes.
+    api.delay_answers("getMe", seconds=0.3)
+    started = time.monotonic()
+    assert (await bot.get_me()).username == "domino_test_bot"
+    assert time.monotonic() - started >= 0.3
+
+
+async def test_delayed_call_takes_effect_after_the_delay(api: FakeBotApi) -> None:
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    api.delay_answers("editMessageText", seconds=1.0, effect="after", times=2)
+    async with client_for(api, read_timeout=0.3) as bot:
+        sent = await bot.send_message(group, "v1")
+        started = time.monotonic()
+        with pytest.raises(TimedOut):
+            await bot.edit_message_text("v2", group, sent.message_id)
+        assert api.message(group, sent.message_id).text == "v1"  # not yet
+        view = await api.wait_for_async(
+            lambda a: a.message(group, sent.message_id).text == "v2", timeout=5
+        )
+        assert view and time.monotonic() - started >= 0.95
+        # With a long enough timeout the client gets the answer of the call made late.
+        edited = await bot.edit_message_text("v3", group, sent.message_id, read_timeout=3)
+        assert not isinstance(edited, bool) and edited.text == "v3"
+    call = api.calls("editMessageText")[0]
+    assert call.ok and call.ran - call.monotonic >= 0.95 and call.delay == 1.0
+
+
+def test_delay_answers_arguments(api: FakeBotApi) -> None:
+    with pytest.raises(FakeBotApiError):
+        api.delay_answers("getUpdates", seconds=1)
+    with pytest.raises(FakeBotApiError):
+        api.delay_answers(seconds=1, times=0)
+    with pytest.raises(FakeBotApiError):
+        api.delay_answers(seconds=1, effect="never")  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------ hooks
+
+
+async def test_hooks_see_bot_messages_and_answers(
+    api: FakeBotApi, bot: Bot, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    events: list[BotMessageEvent] = []
+    texts: list[str | None] = []
+    answers: list[tuple[str, CallbackAnswer, float]] = []
+
+    def lock_is_free() -> bool:
+        got: list[bool] = []
+
+        def probe() -> None:
+            got.append(api._st.lock.acquire(timeout=1))
+            if got[0]:
+                api._st.lock.release()
+
+        thread = threading.Thread(target=probe)
+        thread.start()
+        thread.join()
+        return got[0]
+
+    def on_message(event: BotMessageEvent) -> None:
+        assert lock_is_free()  # fired after the state lock was released
+        events.append(event)
+        if event.kind != "deleted":  # the control API may be used from a callback
+            texts.append(api.message(event.chat_id, event.message_id).text)
+
+    def broken(event: BotMessageEvent) -> None:
+        raise RuntimeError("boom in a test hook")
+
+    api.on_bot_message(on_message)
+    remove_broken = api.on_bot_message(broken)
+    api.on_callback_answer(lambda qid, answer, at: answers.append((qid, answer, at)))
+    sent = await bot.send_message(group, "hi", reply_markup=keyboard([("A", "a")]))
+    qid = api.press(alice, group, sent.message_id, "a")
+    assert await bot.answer_callback_query(qid, "ok")
+    await bot.edit_message_text("hi 2", group, sent.message_id)
+    remove_broken()
+    assert await bot.delete_messages(group, [sent.message_id])
+    assert [(e.kind, e.chat_id, e.message_id) for e in events] == [
+        ("sent", group, sent.message_id),
+        ("edited", group, sent.message_id),
+        ("deleted", group, sent.message_id),
+    ]
+    assert events[0].view is not None and events[0].view.buttons == [("A", "a")]
+    assert events[1].view is not None and events[1].view.text == "hi 2"
+    assert events[2].view is None
+    assert texts == ["hi", "hi 2"]
+    assert events[0].time <= events[1].time <= events[2].time <= time.monotonic()
+    assert [(q, a) for q, a, _ in answers] == [(qid, ("ok", False))]
+    latencies = api.answer_latencies()
+    assert len(latencies) == 1 and 0 <= latencies[0] < 5
+    query = api._st.queries[qid]
+    assert query.answered_at == answers[0][2] and query.answered_at - query.created == latencies[0]
+    assert capsys.readouterr().err.count("RuntimeError: boom in a test hook") == 2
+
+
+# ------------------------------------------------------------------------------ load
+
+
+async def test_keep_files_false_keeps_size_and_hash_only() -> None:
+    data = png(1000, 500)
+    with FakeBotApi(keep_files=False) as api:
+        alice = api.add_user("Alice", started=True)
+        async with client_for(api) as bot:
+            sent = await bot.send_photo(alice, data, caption="board")
+            file_id = sent.photo[-1].file_id
+            assert sent.photo[-1].file_size == len(data) and len(sent.photo) > 1
+            view = api.message(alice, sent.message_id)
+            assert view.photo == b"" and view.photo_size == (1000, 500)
+            assert view.media_size == len(data)
+            assert view.media_sha256 == hashlib.sha256(data).hexdigest()
+            with pytest.raises(FakeBotApiError, match="keep_files=False"):
+                api.file_bytes(file_id)
+            file = await bot.get_file(file_id)
+            assert file.file_size == len(data) and file.file_path
+            resp = httpx.get(file.file_path)  # PTB made it the full download url
+            assert resp.status_code == 404 and "not kept" in resp.json()["description"]
+            # "Not modified" is still detected, by the digest.
+            with pytest.raises(BadRequest, match=r"(?i)not modified"):
+                await bot.edit_message_media(
+                    InputMediaPhoto(data, caption="board"), alice, sent.message_id
+                )
+            await bot.edit_message_media(
+                InputMediaPhoto(png(1000, 500, "blue"), caption="board"), alice, sent.message_id
+            )
+            assert api.message(alice, sent.message_id).media_sha256 != view.media_sha256
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_bounded_call_log_keeps_exact_counters() -> None:
+    with FakeBotApi(max_calls_kept=5, group_limit_per_minute=3) as api:
+        alice = api.add_user("Alice", started=True)
+        group = api.add_group("G", owner=alice)
+        async with client_for(api) as bot:  # initialize(): getMe
+            for i in range(4):
+                with contextlib.suppress(RetryAfter):
+                    await bot.send_message(group, f"g{i}")
+            for i in range(10):
+                await bot.send_message(alice, f"p{i}")
+                api.send_text(alice, alice, f"u{i}")
+        calls = api.calls()
+        assert len(calls) == 5 and [c.params["text"] for c in calls] == [
+            f"p{i}" for i in range(5, 10)
+        ]
+        assert calls[-1].seq == 15
+        assert api.count_calls() == 15
+        assert api.count_calls("sendMessage") == 14
+        assert api.count_calls("sendMessage", group, ok=False) == 1
+        assert api.count_calls(["getMe", "sendMessage"], ok=True) == 14
+        assert api.over_limit_calls(group) == 1
+        assert api.count_calls("sendMessage", since=0) == 5  # needs the calls themselves
+        assert len(api.all_updates()) == 5
+        assert "last 25 Bot API calls" in api.dump()
+
+
+def test_multipart_parsing_by_hand(api: FakeBotApi) -> None:
+    alice = api.add_user("Alice", started=True)
+    base = f"{api.url}/bot{api.token}"
+    resp = httpx.post(
+        f"{base}/sendDocument",
+        data={"chat_id": str(alice), "caption": 'отчёт; "x"', "parse_mode": ""},
+        files={"document": ("счёт партии.txt", b"\x00\xffdata\r\n--", "text/plain")},
+    )
+    assert resp.json()["ok"], resp.json()
+    view = api.last_message(alice)
+    assert view is not None and view.caption == 'отчёт; "x"'
+    assert view.document == b"\x00\xffdata\r\n--"
+    assert view.document_filename == "счёт партии.txt"
+    body = (
+        b"--XyZ\r\n"
+        b'Content-Disposition: form-data; name="chat_id"\r\n\r\n'
+        + str(alice).encode()
+        + b"\r\n--XyZ\r\n"
+        b'Content-Disposition: form-data; name="document"; filename="a.txt"; '
+        b"filename*=UTF-8''%D0%B6.txt\r\nContent-Type: application/octet-stream\r\n\r\n"
+        b"payload\r\n--XyZ--\r\n"
+    )
+    headers = {"Content-Type": 'multipart/form-data; boundary="XyZ"'}
+    resp = httpx.post(f"{base}/sendDocument", content=body, headers=headers)
+    assert resp.json()["result"]["document"]["file_name"] == "ж.txt"
+    bad = httpx.post(f"{base}/sendDocument", content=b"junk", headers=headers)
+    assert bad.status_code == 400 and "multipart" in bad.json()["description"]
 
 
 # ------------------------------------------------------------------------------ full loop

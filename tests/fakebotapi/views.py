@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 from .state import JSON, FakeBotApiError, Message
 
@@ -73,7 +73,10 @@ class Button(tuple[str, str | None]):
 
 @dataclass(frozen=True)
 class MessageView:
-    """A message as it currently is (text/caption are the plain text users see)."""
+    """A message as it currently is (text/caption are the plain text users see).
+
+    ``photo`` / ``document`` are the file bytes, or ``b""`` (still not None) when the fake runs
+    with ``keep_files=False``; ``media_size`` / ``media_sha256`` describe the file either way."""
 
     chat_id: int
     message_id: int
@@ -101,6 +104,8 @@ class MessageView:
     edit_date: int | None
     deleted: bool
     service: JSON
+    media_size: int | None = None
+    media_sha256: str | None = None
 
     @property
     def id(self) -> int:
@@ -188,4 +193,20 @@ def message_view(msg: Message, bot_id: int) -> MessageView:
         edit_date=msg.edit_date,
         deleted=msg.deleted,
         service=dict(msg.service),
+        media_size=media.size if media is not None else None,
+        media_sha256=media.sha256 if media is not None else None,
     )
+
+
+@dataclass(frozen=True)
+class BotMessageEvent:
+    """Passed to ``on_bot_message`` callbacks: the bot sent, edited or deleted a message.
+
+    ``time`` is ``time.monotonic()`` when the call took effect (the clock of
+    ``answer_latencies``); ``view`` is the message right after the change (None if deleted)."""
+
+    kind: Literal["sent", "edited", "deleted"]
+    chat_id: int
+    message_id: int
+    time: float
+    view: MessageView | None
