@@ -4,22 +4,29 @@ from __future__ import annotations
 
 import logging
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram.ext import Application, ApplicationBuilder
 
 from bot import handlers
 from bot.delivery.liveness import Liveness
-from bot.delivery.sweeper import Sweeper
-from bot.delivery.sync import Syncer
+from bot.delivery.scheduler import Delivery
 from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import LANGUAGES, N_, translator
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.store import Store
+from bot.telegram.budget import CallBudget
 
 log = logging.getLogger(__name__)
+
+REDIS_POOL_WAIT = 20.0  # seconds a command waits for a free connection before failing
+# Seconds a Bot API call may take. A send that gets no answer in time may still have
+# arrived: the delivery layer reconciles it rather than sending blindly again.
+TELEGRAM_READ_TIMEOUT = 10.0
+TELEGRAM_WRITE_TIMEOUT = 20.0
+TELEGRAM_POOL_TIMEOUT = 10.0
 
 COMMAND_HELP = {
     "newgame": N_("Start a domino game here"),
@@ -35,12 +42,22 @@ COMMAND_HELP = {
 
 
 def connect_redis(settings: Settings) -> tuple[Redis, bool]:
-    """The Redis client, and whether it is the embedded in-memory store."""
+    """The Redis client, and whether it is the embedded in-memory store.
+
+    The pool blocks when all its connections are busy (rather than failing), and is
+    sized with the updates handled at once and the delivery work beside them: a burst
+    of presses queues for a connection instead of being lost.
+    """
     if settings.redis_url is None:
         from fakeredis import FakeAsyncRedis
 
         return FakeAsyncRedis(), True
-    return Redis.from_url(settings.redis_url.get_secret_value()), False
+    pool = BlockingConnectionPool.from_url(
+        settings.redis_url.get_secret_value(),
+        max_connections=settings.redis_max_connections,
+        timeout=REDIS_POOL_WAIT,
+    )
+    return Redis(connection_pool=pool), False
 
 
 def build_application(settings: Settings, redis: Redis | None = None) -> Application:  # type: ignore[type-arg]
@@ -52,46 +69,51 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
                 "games will not survive a restart."
             )
     client = redis
+    budget = CallBudget(settings.overall_max_rate, settings.group_messages_per_minute)
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         await client.ping()
         store = Store(client, Keys(settings.key_prefix))
+        budget.store = store
         service = GameService(store, settings)
+        service.pace = budget.backlog
         liveness = Liveness(store)
         liveness.start()
         application.bot_data["liveness"] = liveness
-        syncer = Syncer(application.bot, service, settings, liveness=liveness)
-        application.bot_data["deps"] = Deps(settings, store, service, syncer)
-        sweeper = Sweeper(service, syncer, settings.sweep_interval_seconds)
-        application.bot_data["sweeper"] = sweeper
+        delivery = Delivery(application.bot, service, settings, liveness)
+        application.bot_data["deps"] = Deps(settings, store, service, delivery)
+        application.bot_data["budget"] = budget
         await register_commands(application)
-        sweeper.start()
+        delivery.start()
         log.info("bot @%s is ready", application.bot.username)
 
+    async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
+        # Before the bot shuts down: delivery under way still has its Bot API client.
+        deps = application.bot_data.get("deps")
+        if isinstance(deps, Deps):
+            await deps.delivery.stop()
+
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
-        sweeper = application.bot_data.get("sweeper")
-        if isinstance(sweeper, Sweeper):
-            await sweeper.stop()
+        await post_stop(application)  # also when the application never started
         liveness = application.bot_data.get("liveness")
         if isinstance(liveness, Liveness):
             await liveness.stop()
         await client.aclose()
 
-    limiter = AIORateLimiter(
-        overall_max_rate=30,
-        overall_time_period=1,
-        group_max_rate=settings.group_messages_per_minute,
-        group_time_period=60,
-        max_retries=3,
-    )
     application = (
         ApplicationBuilder()
         .token(settings.telegram_bot_token.get_secret_value())
         .base_url(settings.api_base_url)
         .base_file_url(settings.api_file_url)
-        .rate_limiter(limiter)
-        .concurrent_updates(True)
+        .rate_limiter(budget)
+        .concurrent_updates(settings.concurrent_updates)
+        .connection_pool_size(settings.concurrent_updates + 64)
+        .read_timeout(TELEGRAM_READ_TIMEOUT)
+        .write_timeout(TELEGRAM_WRITE_TIMEOUT)
+        .media_write_timeout(TELEGRAM_WRITE_TIMEOUT)
+        .pool_timeout(TELEGRAM_POOL_TIMEOUT)
         .post_init(post_init)
+        .post_stop(post_stop)
         .post_shutdown(post_shutdown)
         .build()
     )

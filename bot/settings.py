@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     computer_delay_seconds: float = Field(default=1.5, ge=0, le=30)
     group_edit_interval_seconds: float = Field(default=3.1, ge=0, le=60)
     group_messages_per_minute: int = Field(default=20, ge=1, le=600)
+    # The bot token's calls a second, shared by every process (Telegram allows about 30).
+    overall_max_rate: int = Field(default=30, ge=1, le=10_000)
+    # Updates handled at once; the Redis pool is sized with it.
+    concurrent_updates: int = Field(default=64, ge=1, le=1024)
+    redis_max_connections: int = Field(default=160, ge=4, le=10_000)
     sweep_interval_seconds: float = Field(default=0.5, gt=0, le=10)
     # A bot started before the network is up tries again (PTB backs off between tries).
     startup_retries: int = Field(default=5, ge=0, le=100)

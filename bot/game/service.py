@@ -1,13 +1,15 @@
-"""The game service: every change to a chat's game, as one optimistic transaction.
+"""The game service: every change to a chat's match, as one compare-and-set on its record.
 
 It knows the rules of the lobby and of turns (who may do what), talks to the
 store and the engine, and returns plain results. It never talks to Telegram:
-handlers and the sync module turn its results into messages.
+after each change it tells the delivery layer (`on_change`), which brings the
+chat's messages in line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -16,28 +18,25 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.game import computer
+from bot.game.options import MAX_SEATS, MIN_SEATS, TURN_CHOICES, LobbyAction, target_choices
 from bot.i18n import translator
 from bot.settings import Settings
-from bot.storage.models import ChatGame, Level, Seat, StatLine
-from bot.storage.store import Store, Tx
-from bot.telegram.callbacks import Callback
-from engine import DominoError, Game, Move, MoveEntry, to_record, view_for
-from engine.variants import ruleset
+from bot.storage.games import EngineCache
+from bot.storage.models import Level, Match, Seat, StatLine
+from bot.storage.store import RECORD_TTL, BrokenGameError, ConflictError, Store, backoff
+from engine import DominoError, Game, Move, MoveEntry, StateError, pack, view_for
+from engine.variants import VARIANTS
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-MAX_SEATS = 4
-MIN_SEATS = 2
 MISSES_BEFORE_COMPUTER = 3
-# Every change is followed by a sync of the chat's messages (and, at the end, by
-# counting the game). Noted as due beforehand, so that if this process dies right
-# after the commit, a sweeper somewhere does the rest this many seconds later.
+MAX_ATTEMPTS = 25
+# A change is noted as due this many seconds ahead before it is committed: if this
+# process dies right after the commit, a sweeper somewhere brings the chat's
+# messages in line then.
 RETRY_AFTER_CRASH = 5.0
-TURN_CHOICES = (30, 60, 90, 180, 300)
-TARGET_CHOICES = {2: (25, 50, 100), 3: (25, 50, 100), 4: (20, 40, 100)}
-VARIANT_ORDER = ("fives", "muggins", "twolane")
 
 
 class Refusal(Exception):
@@ -61,169 +60,235 @@ class Person:
     lang: str
 
 
+@dataclass(frozen=True)
+class Current:
+    """A match as stored, with its engine game parsed (None before the start)."""
+
+    match: Match
+    game: Game | None
+
+
 @dataclass
 class Played:
     """What an accepted action (or a run of them) did."""
 
-    game: ChatGame
+    current: Current
     entries: list[MoveEntry] = field(default_factory=list)
-    finished: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.current.match.status == "over"
+
+
+@dataclass
+class Tx:
+    """What a change function sees and may change: the match and its engine game."""
+
+    match: Match | None
+    game: Game | None
 
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")[:8]
 
 
+ChangeListener = Callable[[Current, int], None]
+
+
 class GameService:
     def __init__(
-        self, store: Store, settings: Settings, clock: Callable[[], float] = time.time
+        self,
+        store: Store,
+        settings: Settings,
+        clock: Callable[[], float] = time.time,
+        engines: EngineCache | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
+        self.engines = engines or EngineCache()
+        # Seconds computer and turn deadlines are pushed back while delivery lags (set
+        # by the delivery layer): under load every game slows down evenly, and nobody's
+        # clock runs while his hand is still on its way.
+        self.pace: Callable[[], float] = lambda: 0.0
+        # Told of every committed change (and the due time it was noted with).
+        self.on_change: ChangeListener | None = None
+
+    # -- reading ---------------------------------------------------------------------
+
+    async def current(self, chat_id: int, thread_id: int | None) -> Current | None:
+        """The stored match and its game; BrokenGameError if it cannot be read."""
+        match = await self.store.load(chat_id, thread_id)
+        return None if match is None else Current(match, self._engine_game(match))
+
+    async def find(self, chat_id: int, thread_id: int | None, game_id: str) -> Current:
+        found = await self.current(chat_id, thread_id)
+        if found is None or found.match.id != game_id:
+            raise Refusal("game_gone")
+        return found
+
+    async def chat_language(self, chat_id: int) -> str:
+        return await self.store.chat_language(chat_id) or self.settings.default_language
+
+    def _engine_game(self, match: Match) -> Game | None:
+        if match.engine is None:
+            return None
+        try:
+            return self.engines.game(match.id, match.engine)
+        except StateError as exc:
+            raise BrokenGameError(f"stored game state is unreadable: {exc}") from None
 
     # -- lobby ----------------------------------------------------------------------
 
     async def new_game(
-        self, chat_id: int, thread_id: int | None, creator: Person, variant: str | None
-    ) -> tuple[ChatGame, bool]:
-        """A new lobby, or (existing game, False) if one is already running here."""
+        self, chat_id: int, thread_id: int | None, creator: Person, variant: str | None, title: str
+    ) -> tuple[Current, bool]:
+        """A new lobby, or (the game running here, False)."""
         prefs = await self.store.user(creator.user_id)
+        lang = await self.chat_language(chat_id)
 
         def apply(tx: Tx) -> bool:
-            if tx.game is not None and tx.game.active:
+            if tx.match is not None and tx.match.active:
                 return False
-            game = ChatGame(
+            match = Match(
                 id=new_game_id(),
                 chat_id=chat_id,
                 thread_id=thread_id,
-                variant=variant if variant in VARIANT_ORDER else "fives",  # type: ignore[arg-type]
+                variant=variant if variant in VARIANTS else "fives",  # type: ignore[arg-type]
                 creator_id=creator.user_id,
                 creator_name=creator.name,
                 turn_seconds=self.settings.turn_seconds,
                 seed=secrets.randbits(62),
+                chat_title=title,
+                lang=lang,
             )
             if prefs.started:  # the bot can write to him: seat him at once
-                game.seats.append(_human(creator, lang=prefs.lang or creator.lang))
-            tx.game = game
+                match.seats.append(_human(creator, lang=prefs.lang or creator.lang))
+            tx.match, tx.game = match, None
             return True
 
-        game, created = await self._change(chat_id, thread_id, apply)
-        assert game is not None
-        return game, created
+        current, created = await self._change(chat_id, thread_id, apply)
+        assert current is not None
+        return current, created
 
     async def join(
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
-    ) -> tuple[ChatGame, bool]:
-        """Seat `person` in the lobby; (game, False) if he already sits there."""
+    ) -> tuple[Current, bool]:
+        """Seat `person` in the lobby; (current, False) if he already sits there."""
         prefs = await self.store.user(person.user_id)
 
         def apply(tx: Tx) -> bool:
-            game = _the_game(tx, game_id, "lobby")
-            if game.seat_of(person.user_id) is not None:
+            match = _the_match(tx, game_id, "lobby")
+            if match.seat_of(person.user_id) is not None:
                 return False
-            if len(game.seats) >= MAX_SEATS:
+            if len(match.seats) >= MAX_SEATS:
                 raise Refusal("lobby_full")
-            game.seats.append(_human(person, lang=prefs.lang or person.lang))
-            game.lobby_rev += 1
+            match.seats.append(_human(person, lang=prefs.lang or person.lang))
+            match.lobby_rev += 1
             return True
 
-        game, joined = await self._change(chat_id, thread_id, apply)
-        assert game is not None
-        return game, joined
+        current, joined = await self._change(chat_id, thread_id, apply)
+        assert current is not None
+        return current, joined
 
     async def lobby_action(
         self,
         chat_id: int,
         thread_id: int | None,
-        button: Callback,
+        game_id: str,
+        action: LobbyAction,
+        value: str,
         person: Person,
         is_admin: bool,
-    ) -> ChatGame:
-        lang = await self.chat_language(chat_id)
-        tr = translator(lang)
+    ) -> Current:
+        """A lobby button. Any press whose action still makes sense works, whatever
+        revision of the lobby it was made on; a press that no longer does is refused."""
         now = self.clock()
 
         def apply(tx: Tx) -> None:
-            game = _the_game(tx, button.game_id, "lobby")
-            if button.version != game.lobby_rev:
-                raise Refusal("stale_button")
-            game.lobby_rev += 1
-            action = button.arg
-            creator = person.user_id == game.creator_id
-            if action == "lv":
-                seat = game.seat_of(person.user_id)
+            match = _the_match(tx, game_id, "lobby")
+            tr = translator(match.lang)
+            creator = person.user_id == match.creator_id
+            if action is LobbyAction.LEAVE:
+                seat = match.seat_of(person.user_id)
                 if seat is None:
                     raise Refusal("not_in_game")
-                del game.seats[seat]
-                return
-            if action == "cx":
+                del match.seats[seat]
+            elif action is LobbyAction.CANCEL:
                 if not (creator or is_admin):
                     raise Refusal("creator_or_admin_only")
-                game.status = "cancelled"
-                return
-            if not creator:
+                match.status = "cancelled"
+            elif not creator:
                 raise Refusal("creator_only")
-            if action in ("ce", "cs"):
-                if len(game.seats) >= MAX_SEATS:
+            elif action in (LobbyAction.ADD_EASY, LobbyAction.ADD_STRONG):
+                if len(match.seats) >= MAX_SEATS:
                     raise Refusal("lobby_full")
-                number = 1 + sum(1 for s in game.seats if s.user_id is None)
-                level: Level = "easy" if action == "ce" else "strong"
+                number = 1 + sum(1 for s in match.seats if s.user_id is None)
+                level: Level = "easy" if action is LobbyAction.ADD_EASY else "strong"
                 name = tr("Computer {number}").format(number=number)
-                game.seats.append(Seat(name=name, level=level, lang=lang, computer=True))
-            elif action == "v":
-                game.variant = _next(VARIANT_ORDER, game.variant)
-                game.target = None
-            elif action == "t":
-                if game.variant != "fives":
+                match.seats.append(Seat(name=name, level=level, lang=tr.lang, computer=True))
+            elif action is LobbyAction.VARIANT:
+                if value not in VARIANTS:
+                    raise Refusal("stale_button")
+                if value == match.variant:
+                    return  # pressed twice: it is set already
+                match.variant = value  # type: ignore[assignment]
+                match.target = None
+            elif action is LobbyAction.TARGET:
+                choices = target_choices(match.variant, len(match.seats))
+                if not choices:
                     raise Refusal("no_target_option")
-                players = max(len(game.seats), 2)
-                default = ruleset("fives").default_target(players)
-                choices = (default, *TARGET_CHOICES[min(players, 4)][1:])
-                game.target = _next(choices, game.target or default)
-                if game.target == default:
-                    game.target = None
-            elif action == "tm":
-                game.turn_seconds = _next(TURN_CHOICES, game.turn_seconds)
-            elif action == "st":
-                self._start(game, now)
+                chosen = int(value) if value.isdigit() else -1
+                if chosen not in choices:
+                    raise Refusal("stale_button")
+                target = None if chosen == choices[0] else chosen
+                if target == match.target:
+                    return
+                match.target = target
+            elif action is LobbyAction.TIME:
+                seconds = int(value) if value.isdigit() else -1
+                if seconds not in TURN_CHOICES:
+                    raise Refusal("stale_button")
+                if seconds == match.turn_seconds:
+                    return
+                match.turn_seconds = seconds
+            elif action is LobbyAction.START:
+                tx.game = self._start(match, now)
+            match.lobby_rev += 1
 
-        game, _ = await self._change(chat_id, thread_id, apply)
-        assert game is not None
-        await self._after_change(game)
-        return game
+        current, _ = await self._change(chat_id, thread_id, apply)
+        assert current is not None
+        return current
 
-    def _start(self, game: ChatGame, now: float) -> None:
-        if not MIN_SEATS <= len(game.seats) <= MAX_SEATS:
+    def _start(self, match: Match, now: float) -> Game:
+        if not MIN_SEATS <= len(match.seats) <= MAX_SEATS:
             raise Refusal("need_players")
-        if not any(seat.human for seat in game.seats):
+        if not any(seat.human for seat in match.seats):
             raise Refusal("need_human")
-        names = [seat.name for seat in game.seats]
-        engine_game = Game.new(game.variant, names, seed=game.seed, target=game.target)
-        game.status = "playing"
-        game.store_game(engine_game)
-        self._arm_deadline(game, engine_game, now)
+        names = [seat.name for seat in match.seats]
+        game = Game.new(match.variant, names, seed=match.seed, target=match.target)
+        match.status = "playing"
+        self._arm_deadline(match, game, now)
+        return game
 
     async def rematch(
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
-    ) -> ChatGame:
+    ) -> Current:
         """A new lobby with the same seats and options as the finished game."""
 
         def apply(tx: Tx) -> None:
-            old = tx.game
+            old = tx.match
             if old is None or old.id != game_id:
                 raise Refusal("game_gone")
             if old.active:
                 raise Refusal("game_running")
             seats = [
-                Seat(
-                    name=s.name, user_id=s.user_id, level=s.level, lang=s.lang, computer=s.computer
-                )
+                Seat(name=s.name, level=s.level, lang=s.lang, computer=True)
                 if s.user_id is None
                 else Seat(name=s.name, user_id=s.user_id, lang=s.lang)
                 for s in old.seats
             ]
-            tx.game = ChatGame(
+            tx.match = Match(
                 id=new_game_id(),
                 chat_id=chat_id,
                 thread_id=thread_id,
@@ -234,232 +299,262 @@ class GameService:
                 target=old.target,
                 turn_seconds=old.turn_seconds,
                 seed=secrets.randbits(62),
+                chat_title=old.chat_title,
+                lang=old.lang,
             )
+            tx.game = None
 
-        game, _ = await self._change(chat_id, thread_id, apply)
-        assert game is not None
-        return game
+        current, _ = await self._change(chat_id, thread_id, apply)
+        assert current is not None
+        return current
 
     # -- playing --------------------------------------------------------------------
 
-    async def play(self, button: Callback, person: Person, move: Move) -> Played:
-        """A human's move from his hand keyboard."""
-        now = self.clock()
-
-        def apply(tx: Tx) -> list[MoveEntry]:
-            game = _the_game(tx, button.game_id, "playing")
-            seat_index = game.seat_of(person.user_id)
-            if seat_index is None:
-                raise Refusal("not_in_game")
-            seat = game.seats[seat_index]
-            if seat.computer:
-                raise Refusal("seat_is_computer")
-            if button.version != game.version:
-                raise Refusal("stale_button")
-            engine_game = game.game()
-            if engine_game.turn != seat_index:
-                raise Refusal("not_your_turn")
-            try:
-                entry = engine_game.push(move, seat=seat_index)
-            except DominoError as exc:
-                raise Refusal(exc.code, detail=exc.message) from None
-            seat.missed = 0
-            self._commit_moves(tx, game, engine_game, now)
-            return [entry]
-
-        game, entries = await self._change(button.chat_id, button.thread_id, apply)
-        assert game is not None
-        await self._after_change(game)
-        return Played(game, entries, game.status == "over")
-
-    async def leave(self, chat_id: int, thread_id: int | None, person: Person) -> ChatGame:
-        """/leave: out of the lobby, or hand a running game's seat to the computer."""
-        now = self.clock()
-        lang = await self.chat_language(chat_id)
-        tr = translator(lang)
-
-        def apply(tx: Tx) -> None:
-            game = tx.game
-            if game is None or not game.active:
-                raise Refusal("no_game")
-            seat_index = game.seat_of(person.user_id)
-            if seat_index is None:
-                raise Refusal("not_in_game")
-            if game.status == "lobby":
-                del game.seats[seat_index]
-                game.lobby_rev += 1
-                return
-            seat = game.seats[seat_index]
-            if seat.computer:
-                raise Refusal("seat_is_computer")
-            seat.computer = True
-            game.notes.append(
-                tr("{name} left; the computer plays for them.").format(name=seat.name)
-            )
-            engine_game = game.game()
-            if engine_game.turn == seat_index:
-                self._arm_deadline(game, engine_game, now)
-
-        game, _ = await self._change(chat_id, thread_id, apply)
-        assert game is not None
-        await self._after_change(game)
-        return game
-
-    async def request_stop(
-        self, chat_id: int, thread_id: int | None, person: Person, is_admin: bool
-    ) -> ChatGame:
-        def apply(tx: Tx) -> None:
-            game = tx.game
-            if game is None or not game.active:
-                raise Refusal("no_game")
-            if person.user_id != game.creator_id and not is_admin:
-                raise Refusal("creator_or_admin_only")
-            game.stop_requested_by = person.user_id
-
-        game, _ = await self._change(chat_id, thread_id, apply)
-        assert game is not None
-        return game
-
-    async def confirm_stop(
-        self, chat_id: int, thread_id: int | None, button: Callback, person: Person, is_admin: bool
-    ) -> ChatGame:
-        def apply(tx: Tx) -> None:
-            game = tx.game
-            if game is None or game.id != button.game_id or not game.active:
-                raise Refusal("game_gone")
-            if person.user_id != game.creator_id and not is_admin:
-                raise Refusal("creator_or_admin_only")
-            if button.arg == "n":
-                game.stop_requested_by = None
-                return
-            game.status = "cancelled"
-            game.deadline = None
-
-        game, _ = await self._change(chat_id, thread_id, apply)
-        assert game is not None
-        await self._after_change(game)
-        return game
-
-    async def lobby_posted(
+    async def play(
         self,
         chat_id: int,
         thread_id: int | None,
         game_id: str,
-        message_id: int | None,
-        chat_title: str,
-    ) -> None:
-        """Remember the lobby message just posted, and the group's title for hand captions."""
+        version: int,
+        person: Person,
+        move: Move,
+    ) -> Played:
+        """A human's move from his hand keyboard (made for game `version`)."""
+        now = self.clock()
+
+        def apply(tx: Tx) -> list[MoveEntry]:
+            match = _the_match(tx, game_id, "playing")
+            seat_index = match.seat_of(person.user_id)
+            if seat_index is None:
+                raise Refusal("not_in_game")
+            seat = match.seats[seat_index]
+            if seat.computer:
+                raise Refusal("seat_is_computer")
+            game = tx.game
+            assert game is not None
+            if version != game.version:
+                raise Refusal("stale_button")
+            if game.turn != seat_index:
+                raise Refusal("not_your_turn")
+            try:
+                entry = game.push(move, seat=seat_index)
+            except DominoError as exc:
+                raise Refusal(exc.code, detail=exc.message) from None
+            seat.missed = 0
+            self._after_moves(match, game, now)
+            return [entry]
+
+        current, entries = await self._change(chat_id, thread_id, apply)
+        assert current is not None
+        await self._count_if_over(current)
+        return Played(current, entries)
+
+    async def leave(self, chat_id: int, thread_id: int | None, person: Person) -> Current:
+        """/leave: out of the lobby, or hand a running game's seat to the computer."""
+        now = self.clock()
 
         def apply(tx: Tx) -> None:
-            game = tx.game
-            if game is None or game.id != game_id:
+            match = tx.match
+            if match is None or not match.active:
+                raise Refusal("no_game")
+            tr = translator(match.lang)
+            seat_index = match.seat_of(person.user_id)
+            if seat_index is None:
+                raise Refusal("not_in_game")
+            if match.status == "lobby":
+                del match.seats[seat_index]
+                match.lobby_rev += 1
                 return
-            game.chat_title = chat_title
-            if message_id is not None:
-                game.lobby_message_id = message_id
-                game.lobby_shows = game.lobby_rev
+            seat = match.seats[seat_index]
+            if seat.computer:
+                raise Refusal("seat_is_computer")
+            seat.computer = True
+            match.add_note(tr("{name} left; the computer plays for them.").format(name=seat.name))
+            assert tx.game is not None
+            if tx.game.turn == seat_index:
+                self._arm_deadline(match, tx.game, now)
 
-        await self._change(chat_id, thread_id, apply)
+        current, _ = await self._change(chat_id, thread_id, apply)
+        assert current is not None
+        return current
+
+    async def may_stop(
+        self, chat_id: int, thread_id: int | None, person: Person, is_admin: bool
+    ) -> Current:
+        """/stop asks first: may this person end the running game?"""
+        current = await self.current(chat_id, thread_id)
+        if current is None or not current.match.active:
+            raise Refusal("no_game")
+        if person.user_id != current.match.creator_id and not is_admin:
+            raise Refusal("creator_or_admin_only")
+        return current
+
+    async def stop(
+        self, chat_id: int, thread_id: int | None, game_id: str, person: Person, is_admin: bool
+    ) -> Current:
+        """The /stop confirmation: the game ends for everyone, as cancelled."""
+
+        def apply(tx: Tx) -> None:
+            match = tx.match
+            if match is None or match.id != game_id or not match.active:
+                raise Refusal("game_gone")
+            if person.user_id != match.creator_id and not is_admin:
+                raise Refusal("creator_or_admin_only")
+            match.status = "cancelled"
+            match.deadline = None
+
+        current, _ = await self._change(chat_id, thread_id, apply)
+        assert current is not None
+        return current
 
     async def resend_hand(
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
     ) -> None:
-        """ "My tiles" on the board: the next sync sends the hand afresh, as a new message."""
+        """ "My tiles" on the board: the hand comes again, as a new message."""
 
         def apply(tx: Tx) -> None:
-            game = _the_game(tx, game_id, "playing")
-            seat_index = game.seat_of(person.user_id)
+            match = _the_match(tx, game_id, "playing")
+            seat_index = match.seat_of(person.user_id)
             if seat_index is None:
                 raise Refusal("not_in_game")
-            game.seats[seat_index].hand_shows = ""
-            game.seats[seat_index].hand_resend = True
+            if match.seats[seat_index].computer:
+                raise Refusal("seat_is_computer")
+            match.seats[seat_index].hand_requests += 1
 
         await self._change(chat_id, thread_id, apply)
 
-    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup: its games and stats follow the new chat id."""
-        await self.store.move_chat(old_chat_id, new_chat_id)
-        for thread_id in await self.store.game_threads(new_chat_id):
+    # -- what the delivery layer reports ----------------------------------------------
 
-            def apply(tx: Tx) -> None:
-                if tx.game is not None:
-                    tx.game.chat_id = new_chat_id
-                    tx.game.group_busy = ""  # a call to the old id is not coming back
-                    for seat in tx.game.seats:  # hand buttons name the chat: send them anew
-                        seat.hand_shows = ""
+    async def player_blocked(
+        self, chat_id: int, thread_id: int | None, game_id: str, seat_index: int
+    ) -> None:
+        """A player's private chat refuses the bot: the computer plays his seat."""
+        now = self.clock()
 
-            await self._change(new_chat_id, thread_id, apply)
+        def apply(tx: Tx) -> None:
+            match = tx.match
+            if match is None or match.id != game_id or not match.active:
+                raise Refusal("game_gone")
+            tr = translator(match.lang)
+            seat = match.seats[seat_index]
+            if seat.computer or seat.user_id is None:
+                raise Refusal("seat_is_computer")
+            seat.computer = True
+            note = tr("{name} blocked the bot; the computer plays for them.")
+            match.add_note(note.format(name=seat.name))
+            if match.status == "playing" and tx.game is not None and tx.game.turn == seat_index:
+                self._arm_deadline(match, tx.game, now)
+
+        with contextlib.suppress(Refusal):
+            await self._change(chat_id, thread_id, apply)
 
     async def abandon(self, chat_id: int, thread_id: int | None, game_id: str) -> None:
         """The bot can no longer write to the group: the game ends there, as cancelled."""
 
         def apply(tx: Tx) -> None:
-            game = tx.game
-            if game is not None and game.id == game_id and game.active:
-                game.status = "cancelled"
-                game.deadline = None
-                game.lobby_closed = True
-                game.board.finished = True
-                game.group_busy = ""
+            match = tx.match
+            if match is None or match.id != game_id or not match.active:
+                raise Refusal("game_gone")
+            match.status = "cancelled"
+            match.deadline = None
 
-        await self._change(chat_id, thread_id, apply)
-        await self.store.reschedule(chat_id, thread_id, None)
+        with contextlib.suppress(Refusal):
+            await self._change(chat_id, thread_id, apply)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[int | None]:
+        """A group became a supergroup: its games and stats follow the new chat id.
+
+        Returns the topics whose games moved (their messages are then brought in line).
+        """
+        await self.store.move_chat(old_chat_id, new_chat_id)
+        threads = await self.store.game_threads(new_chat_id)
+        for thread_id in threads:
+
+            def apply(tx: Tx) -> None:
+                if tx.match is None:
+                    raise Refusal("no_game")
+                tx.match.chat_id = new_chat_id
+
+            with contextlib.suppress(Refusal):
+                await self._change(new_chat_id, thread_id, apply)
+        return threads
+
+    async def set_language(self, chat_id: int, lang: str) -> None:
+        """/lang in a group: its games speak `lang` from now on, the running ones too."""
+        await self.store.set_chat_language(chat_id, lang)
+        for thread_id in await self.store.game_threads(chat_id):
+
+            def apply(tx: Tx) -> None:
+                if tx.match is None or not tx.match.active or tx.match.lang == lang:
+                    raise Refusal("no_game")
+                tx.match.lang = lang
+                tx.match.lobby_rev += 1
+
+            with contextlib.suppress(Refusal, BrokenGameError):
+                await self._change(chat_id, thread_id, apply)
 
     async def stop_broken(self, chat_id: int, thread_id: int | None) -> None:
         """End a game whose stored state cannot be read (the only way out of it)."""
         await self.store.drop(chat_id, thread_id)
-        await self.store.reschedule(chat_id, thread_id, None)
+        await self.store.settle_due(chat_id, thread_id, None, None)
 
     # -- deadlines and computer players -------------------------------------------------
 
-    async def run_due(self, chat_id: int, thread_id: int | None) -> Played | None:
-        """Play for the seat to act if its deadline has passed (exactly once)."""
-        game = await self.store.load(chat_id, thread_id)
+    async def run_due(
+        self, chat_id: int, thread_id: int | None, found: Current | None = None
+    ) -> Played | None:
+        """Play for the seat to act if its deadline has passed (exactly once).
+
+        `found`: the match as the caller just read it (else it is read here).
+        """
+        if found is None:
+            found = await self.current(chat_id, thread_id)
         now = self.clock()
-        if game is not None and game.status == "over" and game.engine is not None:
-            await self._count(game)  # a no-op, unless we died between the last move and it
-        if game is None or game.status != "playing" or game.deadline is None:
+        if found is None:
             return None
-        if game.deadline > now:
+        match, game = found.match, found.game
+        if match.status == "over":
+            await self._count_if_over(found)  # a no-op, unless we died between the end and it
             return None
-        engine_game = game.game()
-        seat_index = engine_game.turn
+        if match.status != "playing" or match.deadline is None or match.deadline > now:
+            return None
+        assert game is not None
+        seat_index = game.turn
         if seat_index is None:
             return None
-        seat = game.seats[seat_index]
+        seat = match.seats[seat_index]
         version = game.version
-        timed_out = not seat.computer and seat.user_id is not None
+        timed_out = seat.human
         level = "easy" if timed_out else seat.level
         cap = 0.05 if timed_out else 0.4
         moves = await asyncio.to_thread(
-            computer.turn_moves, engine_game.copy(), level, game.seed + version, cap
+            computer.turn_moves, game.copy(), level, match.seed + version, cap
         )
-        lang = await self.chat_language(chat_id)
-        tr = translator(lang)
+        tr = translator(match.lang)
 
         def apply(tx: Tx) -> list[MoveEntry]:
-            current = tx.game
+            current, engine_game = tx.match, tx.game
             if (
                 current is None
-                or current.id != game.id
+                or current.id != match.id
                 or current.status != "playing"
-                or current.version != version
+                or engine_game is None
+                or engine_game.version != version
                 or current.deadline is None
                 or current.deadline > now
             ):
                 raise Refusal("not_due")
-            engine_now = current.game()
-            entries = [engine_now.push(move, seat=seat_index) for move in moves]
+            entries = [engine_game.push(move, seat=seat_index) for move in moves]
             if timed_out:
                 seated = current.seats[seat_index]
                 seated.missed += 1
                 note = tr("{name} ran out of time; the move was made for them.")
-                current.notes.append(note.format(name=seated.name))
+                current.add_note(note.format(name=seated.name))
                 if seated.missed >= MISSES_BEFORE_COMPUTER:
                     seated.computer = True
                     note = tr("{name} missed three turns; the computer plays for them now.")
-                    current.notes.append(note.format(name=seated.name))
-            self._commit_moves(tx, current, engine_now, now)
+                    current.add_note(note.format(name=seated.name))
+            self._after_moves(current, engine_game, now)
             return entries
 
         try:
@@ -467,89 +562,98 @@ class GameService:
         except Refusal:
             return None
         assert changed is not None
-        await self._after_change(changed)
-        return Played(changed, entries, changed.status == "over")
+        await self._count_if_over(changed)
+        return Played(changed, entries)
 
-    def _commit_moves(self, tx: Tx, game: ChatGame, engine_game: Game, now: float) -> None:
-        """Store the engine's new state; at the match end, the record and the status."""
-        game.store_game(engine_game)
-        if engine_game.over:
-            game.status = "over"
-            game.deadline = None
-            tx.record = to_record(engine_game)
+    def _after_moves(self, match: Match, game: Game, now: float) -> None:
+        if game.over:
+            match.status = "over"
+            match.deadline = None
         else:
-            self._arm_deadline(game, engine_game, now)
+            self._arm_deadline(match, game, now)
 
-    def _arm_deadline(self, game: ChatGame, engine_game: Game, now: float) -> None:
-        turn = engine_game.turn
+    def _arm_deadline(self, match: Match, game: Game, now: float) -> None:
+        turn = game.turn
         if turn is None:
-            game.deadline = None
+            match.deadline = None
             return
-        seat = game.seats[turn]
-        human = seat.user_id is not None and not seat.computer
-        delay = game.turn_seconds if human else self.settings.computer_delay_seconds
-        game.deadline = now + delay
-        game.deadline_version = engine_game.version
+        seat = match.seats[turn]
+        delay = match.turn_seconds if seat.human else self.settings.computer_delay_seconds
+        match.deadline = now + delay + self.pace()
+
+    # -- the one way a match changes ----------------------------------------------------
 
     async def _change(
         self, chat_id: int, thread_id: int | None, apply: Callable[[Tx], T]
-    ) -> tuple[ChatGame | None, T]:
-        """`Store.change`, with the chat noted as due in case we die right after it."""
-        await self.store.schedule(chat_id, thread_id, self.clock() + RETRY_AFTER_CRASH)
-        return await self.store.change(chat_id, thread_id, apply)
+    ) -> tuple[Current | None, T]:
+        """Run `apply` on the stored match until the write commits; the new state and its result.
 
-    async def _after_change(self, game: ChatGame) -> None:
-        """Keep the due index up to date and count a finished game in the stats."""
-        if game.deadline is not None and game.status == "playing":
-            await self.store.schedule(game.chat_id, game.thread_id, game.deadline)
-        if game.status == "over" and game.engine is not None:
-            await self._count(game)
+        `apply` raises to give up without writing (anything it raises passes through);
+        it may run more than once, so it must not do I/O.
+        """
+        key = self.store.keys.game(chat_id, thread_id)
+        seen = -1  # the due time noted before the first write (see bot.delivery)
+        for attempt in range(MAX_ATTEMPTS):
+            stored = await self.store.read_match(chat_id, thread_id)
+            match = stored.value
+            tx = Tx(match, self._engine_game(match) if match is not None else None)
+            result = apply(tx)
+            match = tx.match
+            record = None
+            if match is not None:
+                match.rev += 1
+                match.engine = None if tx.game is None else pack(tx.game)
+                if match.status == "over" and match.engine is not None:
+                    record = (self.store.keys.last_record(chat_id, thread_id), match.engine)
+            if match is not None and attempt == 0:
+                soon = self.clock() + RETRY_AFTER_CRASH
+                seen = await self.store.note_due(
+                    chat_id, thread_id, min(match.deadline or soon, soon)
+                )
+            also = None if record is None else (record[0], record[1], RECORD_TTL)
+            if await self.store.write(key, stored, match, also=also) is False:
+                await backoff(attempt)
+                continue
+            if match is None:
+                return None, result
+            if tx.game is not None:
+                self.engines.keep(match.id, tx.game)
+            current = Current(match, tx.game)
+            if self.on_change is not None:
+                self.on_change(current, seen)
+            return current, result
+        raise ConflictError(f"gave up changing {key} after {MAX_ATTEMPTS} attempts")
 
-    async def _count(self, game: ChatGame) -> None:
-        engine_game = game.game()
-        view = view_for(engine_game)
+    async def _count_if_over(self, current: Current) -> None:
+        match, game = current.match, current.game
+        if match.status != "over" or game is None:
+            return
+        view = view_for(game)
         lines: dict[int, StatLine] = {}
-        scored = not engine_game.rules.penalty_scoring
-        for seat_index, seat in enumerate(game.seats):
+        scored = not game.rules.penalty_scoring
+        for seat_index, seat in enumerate(match.seats):
             if seat.user_id is None:
                 continue
             won = seat_index in view.standings.winners
-            record = view.standings.record if won and game.variant == "fives" else None
+            record = view.standings.record if won else None  # only fives keeps records
             lines[seat.user_id] = StatLine(
                 name=seat.name,
                 games=1,
                 wins=int(won),
-                points=engine_game.totals[seat_index] if scored else 0,
+                points=game.totals[seat_index] if scored else 0,
                 best_record=record,
             )
-        await self.store.add_to_stats(game.chat_id, game.id, lines)
-
-    # -- reading -------------------------------------------------------------------------
-
-    async def chat_language(self, chat_id: int) -> str:
-        return await self.store.chat_language(chat_id) or self.settings.default_language
-
-    async def find(self, chat_id: int, thread_id: int | None, game_id: str) -> ChatGame:
-        game = await self.store.load(chat_id, thread_id)
-        if game is None or game.id != game_id:
-            raise Refusal("game_gone")
-        return game
+        await self.store.add_to_stats(match.chat_id, match.id, lines)
 
 
-def _the_game(tx: Tx, game_id: str, status: str) -> ChatGame:
-    game = tx.game
-    if game is None or game.id != game_id:
+def _the_match(tx: Tx, game_id: str, status: str) -> Match:
+    match = tx.match
+    if match is None or match.id != game_id:
         raise Refusal("game_gone")
-    if game.status != status:
-        raise Refusal("game_started" if game.status == "playing" else "game_gone")
-    return game
+    if match.status != status:
+        raise Refusal("game_started" if match.status == "playing" else "game_gone")
+    return match
 
 
 def _human(person: Person, lang: str | None = None) -> Seat:
     return Seat(name=person.name, user_id=person.user_id, lang=lang or person.lang)
-
-
-def _next(choices: tuple[Any, ...], current: Any) -> Any:
-    if current not in choices:
-        return choices[0]
-    return choices[(choices.index(current) + 1) % len(choices)]

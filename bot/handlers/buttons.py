@@ -1,21 +1,23 @@
 """Inline buttons: the lobby, the board, the hand keyboards, stop, rematch, rules.
 
-Every press is answered at once (a refusal as a short alert) before any slow
-work such as rendering and sending pictures.
+Every press is answered at once (a refusal as a short alert); what the press
+changed reaches the chats through the delivery layer, which the game service
+tells of every change.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Update, User
 from telegram.ext import ContextTypes
 
 from bot.game import rulebook
-from bot.game.service import Refusal
+from bot.game.options import LobbyAction
+from bot.game.service import Current, Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
-from bot.storage.models import ChatGame
 from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, texts
 from bot.telegram import callbacks as cb
@@ -28,11 +30,12 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     if query is None:
         return
-    tr = await language_for(update, context)
     button = cb.decode(query.data)
     if button is None:
+        tr = await language_for(update, context)
         await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
         return
+    tr = await language_for(update, context)
     try:
         await _dispatch(update, context, query, button, tr)
     except Refusal as refusal:
@@ -85,51 +88,63 @@ async def _group_button(
         return
     chat_id = message.chat.id
     thread_id = thread_of(message)  # type: ignore[arg-type]
-    d = deps(context)
+    service = deps(context).service
     who = person(user)
     if button.kind == cb.LOBBY:
-        game = await d.store.load(chat_id, thread_id)
-        admin = False
-        if button.arg == "cx" and game is not None and game.creator_id != user.id:
-            admin = await is_admin(context, chat_id, user.id)
-        await d.service.lobby_action(chat_id, thread_id, button, who, admin)
-        await api.answer(query, _lobby_answer(tr, button.arg))
+        action = button.lobby_action
+
+        async def press(admin: bool) -> Current:
+            return await service.lobby_action(
+                chat_id, thread_id, button.game_id, action, button.value, who, admin
+            )
+
+        await _as_admin_if_needed(context, chat_id, user, press)
+        await api.answer(query, _lobby_answer(tr, action))
     elif button.kind == cb.STOP:
-        game = await d.store.load(chat_id, thread_id)
-        admin = False
-        if game is not None and game.creator_id != user.id:
-            admin = await is_admin(context, chat_id, user.id)
-        game = await d.service.confirm_stop(chat_id, thread_id, button, who, admin)
-        stopped = button.arg == "y"
+
+        async def stop(admin: bool) -> Current:
+            if button.arg == "n":
+                return await service.may_stop(chat_id, thread_id, who, admin)
+            return await service.stop(chat_id, thread_id, button.game_id, who, admin)
+
+        await _as_admin_if_needed(context, chat_id, user, stop)
         await api.answer(query)
+        stopped = button.arg == "y"
         text = tr("The game was stopped.") if stopped else tr("The game goes on.")
         await api.edit_text(query.get_bot(), chat_id, message.message_id, text)
     elif button.kind == cb.HAND_REQUEST:
-        await d.service.resend_hand(chat_id, thread_id, button.game_id, who)
+        await service.resend_hand(chat_id, thread_id, button.game_id, who)
         await api.answer(query, tr("Your tiles are in our private chat."))
     elif button.kind == cb.REMATCH:
-        game = await d.service.rematch(chat_id, thread_id, button.game_id, who)
+        await service.rematch(chat_id, thread_id, button.game_id, who)
         await api.answer(query, tr("A new lobby is open."))
-        result = await api.send_text(
-            query.get_bot(),
-            chat_id,
-            texts.lobby_text(game, tr),
-            thread_id=thread_id,
-            markup=keyboards.lobby(game, tr, query.get_bot().username),
-        )
-        await d.service.lobby_posted(
-            chat_id, thread_id, game.id, result.message_id, message.chat.title or ""
-        )
-    await d.syncer.sync(chat_id, thread_id)
 
 
-def _lobby_answer(tr: Translator, action: str) -> str:
+async def _as_admin_if_needed(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    user: User,
+    action: Callable[[bool], Awaitable[Current]],
+) -> Current:
+    """Try as the user; if only the creator or an admin may, ask Telegram whether he is one.
+
+    (Asking first would cost a call for every press; most presses need no admin.)
+    """
+    try:
+        return await action(False)
+    except Refusal as refusal:
+        if refusal.code != "creator_or_admin_only" or not await is_admin(context, chat_id, user.id):
+            raise
+    return await action(True)
+
+
+def _lobby_answer(tr: Translator, action: LobbyAction) -> str:
     return {
-        "ce": tr("A computer player joined."),
-        "cs": tr("A computer player joined."),
-        "lv": tr("You left the lobby."),
-        "st": tr("The game starts!"),
-        "cx": tr("The game was cancelled."),
+        LobbyAction.ADD_EASY: tr("A computer player joined."),
+        LobbyAction.ADD_STRONG: tr("A computer player joined."),
+        LobbyAction.LEAVE: tr("You left the lobby."),
+        LobbyAction.START: tr("The game starts!"),
+        LobbyAction.CANCEL: tr("The game was cancelled."),
     }.get(action, tr("Done."))
 
 
@@ -140,28 +155,34 @@ async def _hand_button(
     button: cb.Callback,
 ) -> None:
     user = update.effective_user
-    if user is None:
+    message = query.message
+    if user is None or message is None:
         return
     d = deps(context)
-    game = await d.service.find(button.chat_id, button.thread_id, button.game_id)
-    seat = game.seat_of(user.id)
+    current = await d.service.find(button.chat_id, button.thread_id, button.game_id)
+    match = current.match
+    seat = match.seat_of(user.id)
     tr = (
-        translator(game.seats[seat].lang)
+        translator(match.seats[seat].lang)
         if seat is not None
         else await language_for(update, context)
     )
-    if seat is None:
+    if seat is None or message.chat.id != user.id:
+        # A hand button only works in its owner's private chat.
         raise Refusal("not_in_game")
-    if game.status != "playing":
-        raise Refusal("game_over" if game.status == "over" else "game_gone")
-    if button.version != game.version:
+    if match.status != "playing":
+        raise Refusal("game_over" if match.status == "over" else "game_gone")
+    assert current.game is not None
+    if button.version != current.game.version:
         raise Refusal("stale_button")
-    view = view_for(game.game(), seat)
+    view = view_for(current.game, seat)
     move = _chosen_move(button, view)
     if move is None:  # only the keyboard changes: choosing an end, picking doubles
-        await _show_choice(query, game, view, button, tr)
+        await _show_choice(query, current, view, button, tr)
         return
-    played = await d.service.play(button, person(user), move)
+    played = await d.service.play(
+        button.chat_id, button.thread_id, button.game_id, button.version, person(user), move
+    )
     entry = played.entries[-1] if played.entries else None
     if entry is not None:
         points = tr(" (+{points})").format(points=entry.points) if entry.points else ""
@@ -171,7 +192,6 @@ async def _hand_button(
         await api.answer(query, text + points)
     else:
         await api.answer(query)
-    await d.syncer.sync(button.chat_id, button.thread_id)
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:
@@ -207,21 +227,22 @@ def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:
 
 
 async def _show_choice(
-    query: CallbackQuery, game: ChatGame, view: SeatView, button: cb.Callback, tr: Translator
+    query: CallbackQuery, current: Current, view: SeatView, button: cb.Callback, tr: Translator
 ) -> None:
     message = query.message
     if message is None:
         return
+    match = current.match
     if button.kind == cb.TILE:
         tile = cb.parse_tile(button.arg)
         assert tile is not None
-        markup = keyboards.ends_for(game, view, tile, tr)
+        markup = keyboards.ends_for(match, view, tile, tr)
         await api.answer(query, tr("Which end?"))
     elif button.kind == cb.DOUBLES:
         picked = cb.parse_doubles(button.arg) or []
-        markup = keyboards.doubles(game, view, picked, tr)
+        markup = keyboards.doubles(match, view, picked, tr)
         await api.answer(query, tr("Pick 2 to 4 doubles and their ends."))
     else:  # back to the tiles
-        markup = keyboards.hand(game, view, tr)
+        markup = keyboards.hand(match, view, tr)
         await api.answer(query)
     await api.edit_markup(query.get_bot(), message.chat.id, message.message_id, markup)

@@ -20,6 +20,5 @@ async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     old, new = message.chat.id, message.migrate_to_chat_id
     log.info("group %s became supergroup %s", old, new)
     d = deps(context)
-    await d.service.move_chat(old, new)
-    for thread_id in await d.store.game_threads(new):
-        await d.syncer.sync(new, thread_id)
+    for thread_id in await d.service.move_chat(old, new):
+        d.delivery.kick(new, thread_id)

@@ -11,7 +11,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.game import rulebook
-from bot.game.service import Refusal
+from bot.game.service import Current, Refusal
 from bot.handlers.common import (
     deps,
     is_admin,
@@ -24,11 +24,10 @@ from bot.handlers.common import (
 )
 from bot.i18n import LANGUAGES, translator
 from bot.render import board_text
-from bot.storage.models import ChatGame
 from bot.storage.store import BrokenGameError
 from bot.telegram import api, keyboards, texts
 from bot.telegram.callbacks import VARIANTS
-from engine import view_for
+from engine import StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
 
@@ -61,13 +60,12 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
-    title = game.chat_title or tr("the group")
+    title = game.match.chat_title or tr("the group")
     if joined:
         text = tr("You joined the game in «{title}». Your tiles will come here.")
     else:
         text = tr("You are already in the game in «{title}».")
     await reply(update, text.format(title=escape(title)))  # the reply is HTML
-    await d.syncer.sync(chat_id, thread_id)
 
 
 async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -86,9 +84,15 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     d = deps(context)
     thread_id = thread_of(message)
-    game, created = await d.service.new_game(chat.id, thread_id, person(user), variant)
-    if not created:
-        pointer = game.board.message_id or game.lobby_message_id
+    current, created = await d.service.new_game(
+        chat.id, thread_id, person(user), variant, chat.title or ""
+    )
+    if not created:  # the lobby itself is posted by the delivery layer
+        shown, _ = await d.store.read_delivery(chat.id, thread_id, 0)
+        record = shown.value
+        pointer = None
+        if record is not None and record.game_id == current.match.id:
+            pointer = record.board.message_id or record.lobby_message_id
         await api.send_text(
             context.bot,
             chat.id,
@@ -96,16 +100,6 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             thread_id=thread_id,
             reply_to=pointer or message.message_id,
         )
-        return
-    title = chat.title or ""
-    result = await api.send_text(
-        context.bot,
-        chat.id,
-        texts.lobby_text(game, tr),
-        thread_id=thread_id,
-        markup=keyboards.lobby(game, tr, context.bot.username),
-    )
-    await d.service.lobby_posted(chat.id, thread_id, game.id, result.message_id, title)
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -126,13 +120,14 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    game = await _load(update, context, chat.id, thread_of(message))
-    if game is None:
+    current = await _load(update, context, chat.id, thread_of(message))
+    if current is None:
         return
-    if game.engine is None:
-        await refuse(update, tr, "not_started" if game.status == "lobby" else "no_game")
+    if current.game is None:
+        status = current.match.status
+        await refuse(update, tr, "not_started" if status == "lobby" else "no_game")
         return
-    await reply(update, board_text(view_for(game.game()), tr))  # Telegram HTML, names escaped
+    await reply(update, board_text(view_for(current.game), tr))  # Telegram HTML, names escaped
 
 
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -143,7 +138,7 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
     thread_id = thread_of(message)
     try:
-        stored = await d.store.load(chat.id, thread_id)
+        stored = await d.service.current(chat.id, thread_id)
     except BrokenGameError:
         if is_group(chat) and not await is_admin(context, chat.id, user.id):
             await refuse(update, tr, "creator_or_admin_only")
@@ -152,17 +147,17 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, tr("The damaged game was cleared. Start a new one with /newgame."))
         return
     admin = False
-    if stored is not None and stored.creator_id != user.id and is_group(chat):
+    if stored is not None and stored.match.creator_id != user.id and is_group(chat):
         admin = await is_admin(context, chat.id, user.id)
     try:
-        game = await d.service.request_stop(chat.id, thread_id, person(user), admin)
+        current = await d.service.may_stop(chat.id, thread_id, person(user), admin)
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
     await reply(
         update,
         tr("End the game for everyone?"),
-        markup=keyboards.stop_confirmation(game, tr),
+        markup=keyboards.stop_confirmation(current.match, tr),
     )
 
 
@@ -174,15 +169,14 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
     thread_id = thread_of(message)
     try:
-        game = await d.service.leave(chat.id, thread_id, person(user))
+        current = await d.service.leave(chat.id, thread_id, person(user))
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
-    if game.status == "lobby":
+    if current.match.status == "lobby":
         await reply(update, tr("You left the lobby."))
     else:
         await reply(update, tr("The computer plays your seat now."))
-    await d.syncer.sync(chat.id, thread_id)
 
 
 async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -224,7 +218,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if not await is_admin(context, chat.id, user.id):
             await refuse(update, await language_for(update, context), "admin_only")
             return
-        await d.store.set_chat_language(chat.id, choice)
+        await d.service.set_language(chat.id, choice)
     else:
         prefs = await d.store.user(user.id)
         prefs.lang = choice
@@ -239,7 +233,12 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     tr = await language_for(update, context)
     thread_id = thread_of(message)
-    record = await deps(context).store.last_record(chat.id, thread_id)
+    packed = await deps(context).store.last_record(chat.id, thread_id)
+    try:
+        record = None if packed is None else to_record(unpack(packed))
+    except StateError:
+        log.warning("chat %s: the last record is unreadable", chat.id)
+        record = None
     if record is None:
         await reply(update, tr("No finished game to export yet."))
         return
@@ -252,13 +251,13 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 
 async def _load(
     update: Update, context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int | None
-) -> ChatGame | None:
+) -> Current | None:
     tr = await language_for(update, context)
     try:
-        game = await deps(context).store.load(chat_id, thread_id)
+        current = await deps(context).service.current(chat_id, thread_id)
     except BrokenGameError:
         await refuse(update, tr, "broken_game")
         return None
-    if game is None:
+    if current is None:
         await refuse(update, tr, "no_game")
-    return game
+    return current

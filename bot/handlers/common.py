@@ -10,7 +10,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.delivery.sync import Syncer
+from bot.delivery.scheduler import Delivery
 from bot.game.service import GameService, Person
 from bot.i18n import Translator, normalize, translator
 from bot.settings import Settings
@@ -27,7 +27,7 @@ class Deps:
     settings: Settings
     store: Store
     service: GameService
-    syncer: Syncer
+    delivery: Delivery
 
 
 def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:

@@ -1,16 +1,24 @@
-"""What is stored in Redis, as pydantic models."""
+"""What is stored in Redis, as pydantic models.
+
+A chat's game is kept as two kinds of record with one writer each: the `Match`
+(lobby options, seats, the engine state, the deadline), written only by the game
+service, and the delivery records (`GroupDelivery`, one `HandDelivery` per seat:
+which messages show what), written only by the delivery layer. Each side reads
+the other's record but never writes it.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from engine import Game
 
 Variant = Literal["fives", "muggins", "twolane"]
 Status = Literal["lobby", "playing", "over", "cancelled"]
 Level = Literal["easy", "strong"]
+
+MATCH_FORMAT = 2  # 1: the single `ChatGame` record of the first release
+NOTES_KEPT = 20  # events kept for board captions; older ones are dropped
 
 
 class Seat(BaseModel):
@@ -24,34 +32,20 @@ class Seat(BaseModel):
     lang: str = "ru"  # the language of this player's private messages
     computer: bool = False  # played by the computer (from the start, or after /leave etc.)
     missed: int = 0  # turns in a row the deadline played for him
-    hand_message_id: int | None = None
-    hand_shows: str = ""  # what the hand message shows (see bot.delivery.sync.hand_state)
-    hand_resend: bool = False  # asked for his tiles: send them as a new message
-    hand_claim_by: str = ""  # the process sending what hand_shows names ("" when sent)
-    hand_claim_since: float = 0.0
+    hand_requests: int = 0  # "My tiles" presses: each one asks for the hand as a new message
 
     @property
     def human(self) -> bool:
         return self.user_id is not None and not self.computer
 
 
-class Board(BaseModel):
-    """The group's picture of one round, edited in place."""
+class Match(BaseModel):
+    """A chat's (or forum topic's) game, from lobby to the final table (the service's record)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    message_id: int | None = None
-    round_number: int = 1
-    shows_version: int = -1  # the game version the picture shows
-    shows_actions: int = 0  # actions of the match it has reported, to list the new ones
-    finished: bool = False  # shows the round's end (a later round gets a new board)
-
-
-class ChatGame(BaseModel):
-    """A chat's (or forum topic's) game, from lobby to the final table."""
-
-    model_config = ConfigDict(extra="forbid")
-
+    format: int = MATCH_FORMAT
+    rev: int = 0  # +1 on every stored change
     id: str
     chat_id: int
     thread_id: int | None = None
@@ -63,46 +57,96 @@ class ChatGame(BaseModel):
     target: int | None = None  # fives only; None: the rules' default
     turn_seconds: int = 90
     seed: int = 0
-    rev: int = 0  # +1 on every stored change
-    lobby_rev: int = 0  # +1 on every change the lobby message shows (its buttons carry it)
+    lobby_rev: int = 0  # +1 on every change the lobby message shows
     chat_title: str = ""
-    lobby_message_id: int | None = None
-    lobby_shows: int = -1  # the lobby revision the lobby message shows
-    lobby_closed: bool = False  # deleted, or edited to say the game started or was cancelled
-    board: Board = Field(default_factory=Board)
-    final_message_id: int | None = None
-    group_calls: list[float] = Field(default_factory=list)  # our calls to the group, last minute
-    group_busy: str = ""  # the group call under way (claimed, not yet recorded)
-    group_busy_since: float = 0.0
-    group_busy_by: str = ""  # the process making that call (see bot.delivery.liveness)
-    notes: list[str] = Field(default_factory=list)  # events for the next board caption
+    lang: str = "ru"  # the group's language when the lobby opened (/lang changes it too)
+    notes: list[str] = Field(default_factory=list)  # events for the board caption, oldest first
+    notes_dropped: int = 0  # notes removed from the front: notes[i] is event number dropped + i
     deadline: float | None = None  # when the seat to act is played for (computer or timeout)
-    deadline_version: int = -1  # the game version the deadline belongs to
-    stop_requested_by: int | None = None
-    engine: dict[str, Any] | None = None  # engine.Game.to_json()
-
-    def game(self) -> Game:
-        if self.engine is None:
-            raise ValueError("the game has not started")
-        return Game.from_json(self.engine)
-
-    def store_game(self, game: Game) -> None:
-        self.engine = game.to_json()
-
-    @property
-    def version(self) -> int:
-        """The engine version: moves' buttons carry it."""
-        return -1 if self.engine is None else int(self.engine.get("version", -1))
+    engine: str | None = None  # engine.pack() of the game once it started
 
     @property
     def active(self) -> bool:
         return self.status in ("lobby", "playing")
+
+    @property
+    def notes_total(self) -> int:
+        """Events noted so far (dropped ones included): the number a caption has shown up to."""
+        return self.notes_dropped + len(self.notes)
+
+    def add_note(self, text: str) -> None:
+        self.notes.append(text)
+        if len(self.notes) > NOTES_KEPT:
+            del self.notes[0]
+            self.notes_dropped += 1
+
+    def notes_since(self, shown: int) -> list[str]:
+        return self.notes[max(0, shown - self.notes_dropped) :]
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id:
                 return index
         return None
+
+
+class Claim(BaseModel):
+    """A call to Telegram under way: made by process `by` since `since` (see liveness)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str
+    by: str
+    since: float
+
+
+class BoardMessage(BaseModel):
+    """The group's picture of one round, edited in place."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message_id: int | None = None
+    round_number: int = 1
+    shows_version: int = -1  # the engine version the picture shows
+    shows_actions: int = 0  # actions of its round it has reported, to list the new ones
+    finished: bool = False  # shows the round's end (a later round gets a new board)
+
+
+class GroupDelivery(BaseModel):
+    """What the group's messages of one match show: the delivery layer's record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rev: int = 0
+    game_id: str = ""
+    lobby_message_id: int | None = None
+    lobby_shows: int = -1  # the lobby revision the lobby message shows
+    lobby_closed: bool = False  # deleted, or edited to say the game started or was cancelled
+    board: BoardMessage = Field(default_factory=BoardMessage)
+    notes_shown: int = 0  # the match's events captions have shown (see Match.notes_total)
+    final_message_id: int | None = None
+    calls: list[float] = Field(default_factory=list)  # our board and lobby calls, last minute
+    claim: Claim | None = None
+    failures: int = 0  # failed calls in a row (for the backoff)
+
+
+class HandDelivery(BaseModel):
+    """What one seat's private hand message shows: the delivery layer's record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rev: int = 0
+    game_id: str = ""
+    message_id: int | None = None
+    shows: str = ""  # what the message shows (see bot.delivery.plan.hand_want)
+    live: bool = False  # it carries buttons
+    requests_seen: int = 0  # the seat's "My tiles" requests answered
+    stale: list[int] = Field(default_factory=list)  # our messages that may still have buttons
+    uncertain_after: int | None = None  # a send timed out: later ids may be copies of it
+    known_max: int = 0  # the highest message id seen in this private chat
+    claim: Claim | None = None
+    failures: int = 0
+    closed: bool = False  # the user blocked the bot: nothing more goes to him
 
 
 class StatLine(BaseModel):

@@ -1,30 +1,32 @@
-"""Games and everything around them in Redis, changed by optimistic transactions.
+"""Games and everything around them in Redis.
 
-A change WATCHes the game's key, reads it, lets a plain function change the
-model, and writes it back in MULTI/EXEC with a TTL; if another process wrote in
-between, it starts again (a bounded number of times). The function must not do
-I/O: it may run more than once.
+Records are changed by compare-and-set: read a record, compute its new value with
+a plain function, and write it only if Redis still holds exactly what was read
+(one Lua script); if someone wrote in between, read again and retry. The due
+index, the call budget and the heartbeats live here too, so that this module is
+the only one that knows Redis commands.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from redis.asyncio import Redis
 from redis.exceptions import WatchError
 
+from bot.storage import scripts
 from bot.storage.keys import Keys
-from bot.storage.models import ChatGame, StatLine, UserPrefs
+from bot.storage.models import GroupDelivery, HandDelivery, Match, StatLine, UserPrefs
 
 log = logging.getLogger(__name__)
 
+M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
 
 DAY = 24 * 3600
@@ -47,87 +49,191 @@ class ConflictError(StoreError):
     """Too many concurrent writers: the change was given up."""
 
 
-@dataclass
-class Tx:
-    """What a change function sees and may change."""
+@dataclass(frozen=True)
+class Stored(Generic[M]):
+    """A record as read: its model (None if absent) and its exact bytes, for the compare-and-set."""
 
-    game: ChatGame | None
-    delete: bool = False
-    record: dict[str, Any] | None = None  # the finished game's record, stored for /export
-    extra: dict[str, Any] = field(default_factory=dict)
+    value: M | None
+    raw: bytes | None
+
+    @property
+    def exists(self) -> bool:
+        return self.raw is not None
+
+
+@dataclass(frozen=True)
+class Due:
+    """Games taken from the due index, and when to look at it again."""
+
+    games: list[tuple[int, int | None]]
+    lease: int  # ms: the due time the taken games have now (see DUE_SETTLE)
+    earliest: int | None  # ms: the earliest due time in the index
 
 
 class Store:
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
         self.keys = keys
+        self._compare_and_set = redis.register_script(scripts.COMPARE_AND_SET)
+        self._due_note = redis.register_script(scripts.DUE_NOTE)
+        self._due_take = redis.register_script(scripts.DUE_TAKE)
+        self._due_settle = redis.register_script(scripts.DUE_SETTLE)
+        self._budget_take = redis.register_script(scripts.BUDGET_TAKE)
 
-    # -- games ------------------------------------------------------------------
+    # -- records -----------------------------------------------------------------
 
-    async def load(self, chat_id: int, thread_id: int | None) -> ChatGame | None:
+    async def read_match(self, chat_id: int, thread_id: int | None) -> Stored[Match]:
         raw = await self.redis.get(self.keys.game(chat_id, thread_id))
-        return _parse_game(raw)
+        return Stored(parse_match(raw), _bytes(raw))
+
+    async def load(self, chat_id: int, thread_id: int | None) -> Match | None:
+        return (await self.read_match(chat_id, thread_id)).value
+
+    async def read_group(
+        self, chat_id: int, thread_id: int | None
+    ) -> tuple[Stored[Match], Stored[GroupDelivery]]:
+        """The match and what its group messages show, in one round trip."""
+        match, group = await self.redis.mget(
+            self.keys.game(chat_id, thread_id), self.keys.group(chat_id, thread_id)
+        )
+        return Stored(parse_match(match), _bytes(match)), _delivery(GroupDelivery, group)
+
+    async def read_hand(
+        self, chat_id: int, thread_id: int | None, seat: int
+    ) -> tuple[Stored[Match], Stored[HandDelivery]]:
+        match, hand = await self.redis.mget(
+            self.keys.game(chat_id, thread_id), self.keys.hand(chat_id, thread_id, seat)
+        )
+        return Stored(parse_match(match), _bytes(match)), _delivery(HandDelivery, hand)
+
+    async def read_delivery(
+        self, chat_id: int, thread_id: int | None, seats: int
+    ) -> tuple[Stored[GroupDelivery], list[Stored[HandDelivery]]]:
+        """Every delivery record of a chat's match (for reading, e.g. by tests and /healthz)."""
+        keys = [self.keys.group(chat_id, thread_id)]
+        keys += [self.keys.hand(chat_id, thread_id, seat) for seat in range(seats)]
+        raws = await self.redis.mget(*keys)
+        return _delivery(GroupDelivery, raws[0]), [_delivery(HandDelivery, r) for r in raws[1:]]
+
+    async def write(
+        self,
+        key: str,
+        before: Stored[Any],
+        after: BaseModel | None,
+        ttl: int = GAME_TTL,
+        also: tuple[str, str, int] | None = None,
+    ) -> bytes | bool | None:
+        """Write `after` (None: delete) if `key` still holds `before`; False if it does not.
+
+        Returns the bytes written (None when deleted). `also` is (key, value, ttl), set
+        together with it.
+        """
+        value = b"" if after is None else after.model_dump_json().encode()
+        keys = [key] if also is None else [key, also[0]]
+        args: list[Any] = ["1" if before.exists else "0", before.raw or b"", value, ttl]
+        if also is not None:
+            args += [also[1], also[2]]
+        if not await self._compare_and_set(keys=keys, args=args, client=self.redis):
+            return False
+        return None if after is None else value
 
     async def change(
-        self, chat_id: int, thread_id: int | None, apply: Callable[[Tx], T]
-    ) -> tuple[ChatGame | None, T]:
-        """Run `apply` on the stored game until it commits; returns the new game and its result.
-
-        `apply` raises to give up without writing; anything it raises passes through.
-        """
-        key = self.keys.game(chat_id, thread_id)
-        record_key = self.keys.last_record(chat_id, thread_id)
+        self,
+        key: str,
+        model: type[M],
+        apply: Callable[[M | None], M | None],
+        ttl: int = GAME_TTL,
+    ) -> M | None:
+        """Read-apply-write a delivery record until it commits (`apply` may run more than once)."""
         for attempt in range(MAX_ATTEMPTS):
-            async with self.redis.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(key)
-                    tx = Tx(_parse_game(await pipe.get(key)))
-                    result = apply(tx)
-                    pipe.multi()  # type: ignore[no-untyped-call]
-                    if tx.delete or tx.game is None:
-                        pipe.delete(key)
-                    else:
-                        tx.game.rev += 1
-                        pipe.set(key, tx.game.model_dump_json(), ex=GAME_TTL)
-                    if tx.record is not None:
-                        record = json.dumps(tx.record, ensure_ascii=False)
-                        pipe.set(record_key, record, ex=RECORD_TTL)
-                    await pipe.execute()
-                    return (None if tx.delete else tx.game), result
-                except WatchError:
-                    await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+            before = _delivery(model, await self.redis.get(key))
+            after = apply(before.value)
+            if await self.write(key, before, after, ttl) is not False:
+                return after
+            await backoff(attempt)
         raise ConflictError(f"gave up changing {key} after {MAX_ATTEMPTS} attempts")
 
     async def drop(self, chat_id: int, thread_id: int | None) -> None:
-        """Remove a game whatever state it is in (even unreadable)."""
-        await self.redis.delete(self.keys.game(chat_id, thread_id))
+        """Remove a match and its delivery records whatever state they are in (even unreadable)."""
+        keys = [self.keys.game(chat_id, thread_id), self.keys.group(chat_id, thread_id)]
+        keys += [self.keys.hand(chat_id, thread_id, seat) for seat in range(4)]
+        await self.redis.delete(*keys)
 
-    # -- due work: deadlines and paced board edits ---------------------------------
+    # -- the due index -------------------------------------------------------------
 
-    async def schedule(self, chat_id: int, thread_id: int | None, when: float) -> None:
-        """Note that something may be due for this game at `when` (earliest wins)."""
-        # LT keeps an earlier time already there; it still adds a missing member.
-        await self.redis.zadd(self.keys.due(), {self.keys.game(chat_id, thread_id): when}, lt=True)
+    async def note_due(self, chat_id: int, thread_id: int | None, when: float) -> int:
+        """Note that something may be due at `when` (earliest wins); the due time now, in ms."""
+        member = self.keys.game(chat_id, thread_id)
+        score = await self._due_note(
+            keys=[self.keys.due()], args=[member, _ms(when)], client=self.redis
+        )
+        return int(float(score))
 
-    async def due(self, now: float, limit: int = 50) -> list[tuple[int, int | None]]:
-        members = await self.redis.zrangebyscore(self.keys.due(), "-inf", now, start=0, num=limit)
-        found = []
-        for member in members:
-            assert isinstance(member, bytes | str)
-            key = member.decode() if isinstance(member, bytes) else member
+    async def take_due(self, now: float, lease: float, limit: int) -> Due:
+        found, until, first = await self._due_take(
+            keys=[self.keys.due()], args=[_ms(now), int(lease * 1000), limit], client=self.redis
+        )
+        games = []
+        for member in found:
+            key = member.decode() if isinstance(member, bytes) else str(member)
             try:
-                found.append(self.keys.parse_game(key))
+                games.append(self.keys.parse_game(key))
             except ValueError:
                 await self.redis.zrem(self.keys.due(), member)
-        return found
+        earliest = int(float(first)) if first not in (b"", "", None) else None
+        return Due(games, int(until), earliest)
 
-    async def reschedule(self, chat_id: int, thread_id: int | None, when: float | None) -> None:
-        """Set the game's due time exactly (None: nothing due)."""
-        key = self.keys.game(chat_id, thread_id)
-        if when is None:
-            await self.redis.zrem(self.keys.due(), key)
-        else:
-            await self.redis.zadd(self.keys.due(), {key: when})
+    async def settle_due(
+        self, chat_id: int, thread_id: int | None, seen: int | None, when: float | None
+    ) -> None:
+        """Set the game's due time to `when` (None: nothing due) if it is still `seen`.
+
+        If someone noted an earlier time since (another change, another process), the
+        earlier of that and `when` stays, so nothing noted is lost.
+        """
+        member = self.keys.game(chat_id, thread_id)
+        args = [member, "" if seen is None else seen, "" if when is None else _ms(when)]
+        await self._due_settle(keys=[self.keys.due()], args=args, client=self.redis)
+
+    async def due_time(self, chat_id: int, thread_id: int | None) -> float | None:
+        score = await self.redis.zscore(self.keys.due(), self.keys.game(chat_id, thread_id))
+        return None if score is None else float(score) / 1000
+
+    # -- the call budget -----------------------------------------------------------
+
+    async def take_budget(
+        self,
+        chat_id: int | None,
+        now: float,
+        limit: int,
+        window: float,
+        chat_limit: int,
+        chat_window: float,
+        name: str,
+    ) -> tuple[int, int]:
+        """(0, 0) if a call may go now (and it is counted), else (ms to wait, why)."""
+        chat = chat_id if chat_id is not None else 0
+        keys = [
+            self.keys.budget_calls(),
+            self.keys.budget_chat_calls(chat),
+            self.keys.budget_chat_pause(chat),
+            self.keys.budget_pause(),
+        ]
+        args: list[int | str] = [
+            _ms(now),
+            limit,
+            int(window * 1000),
+            chat_limit,
+            int(chat_window * 1000),
+            name,
+        ]
+        wait, why = await self._budget_take(keys=keys, args=args, client=self.redis)
+        return int(wait), int(why)
+
+    async def pause_budget(self, chat_id: int | None, seconds: float) -> None:
+        """Telegram asked to wait: no call to this chat (None: to anyone) for `seconds`."""
+        key = self.keys.budget_pause() if chat_id is None else self.keys.budget_chat_pause(chat_id)
+        await self.redis.set(key, "1", px=max(1, int(seconds * 1000)))
 
     # -- running processes ----------------------------------------------------------
 
@@ -139,15 +245,10 @@ class Store:
 
     # -- records, stats, languages --------------------------------------------------
 
-    async def last_record(self, chat_id: int, thread_id: int | None) -> dict[str, Any] | None:
+    async def last_record(self, chat_id: int, thread_id: int | None) -> str | None:
+        """The last finished game of a chat (engine.pack() text), for /export."""
         raw = await self.redis.get(self.keys.last_record(chat_id, thread_id))
-        if raw is None:
-            return None
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+        return None if raw is None else _bytes(raw).decode()  # type: ignore[union-attr]
 
     async def add_to_stats(self, chat_id: int, game_id: str, lines: dict[int, StatLine]) -> bool:
         """Add a finished game's results once (False if it was already counted).
@@ -176,7 +277,7 @@ class Store:
                     await pipe.execute()
                     return True
                 except WatchError:
-                    await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+                    await backoff(attempt)
         raise ConflictError(f"gave up adding game {game_id} to {key} after {MAX_ATTEMPTS} attempts")
 
     async def stats(self, chat_id: int) -> dict[int, StatLine]:
@@ -208,7 +309,7 @@ class Store:
         await self.redis.set(self.keys.user(user_id), prefs.model_dump_json(), ex=USER_TTL)
 
     async def game_threads(self, chat_id: int) -> list[int | None]:
-        """The topics of a chat that have a game stored."""
+        """The topics of a chat that have a match stored."""
         pattern = f"{self.keys.prefix}:{{c{chat_id}}}:game:*"
         threads: list[int | None] = []
         async for raw_key in self.redis.scan_iter(match=pattern, count=100):
@@ -236,13 +337,53 @@ class Store:
         return moved
 
 
-def _parse_game(raw: bytes | str | None) -> ChatGame | None:
+async def commit(
+    store: Store,
+    key: str,
+    claimed: Stored[M],
+    model: type[M],
+    apply: Callable[[M | None], M | None],
+) -> M | None:
+    """Write `apply(claimed)` if the record still holds what we claimed (one round trip);
+    if someone wrote in between, apply the same change to what is there now."""
+    current = claimed.value.model_copy(deep=True) if claimed.value is not None else None
+    after = apply(current)
+    if await store.write(key, claimed, after) is not False:
+        return after
+    return await store.change(key, model, apply)
+
+
+async def backoff(attempt: int) -> None:
+    """A short random pause before trying a lost compare-and-set again."""
+    await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+
+
+def parse_match(raw: bytes | str | None) -> Match | None:
     if raw is None:
         return None
     try:
-        return ChatGame.model_validate_json(raw)
+        return Match.model_validate_json(raw)
     except ValidationError as exc:
         raise BrokenGameError(f"stored game is unreadable: {exc.error_count()} errors") from None
+
+
+def _delivery(model: type[M], raw: bytes | str | None) -> Stored[M]:
+    """A delivery record; one that cannot be read starts afresh (at worst a message is resent)."""
+    if raw is None:
+        return Stored(None, None)
+    try:
+        return Stored(model.model_validate_json(raw), _bytes(raw))
+    except ValidationError:
+        log.warning("unreadable %s record: starting it afresh", model.__name__)
+        return Stored(None, _bytes(raw))
+
+
+def _bytes(raw: bytes | str | None) -> bytes | None:
+    return raw.encode() if isinstance(raw, str) else raw
+
+
+def _ms(when: float) -> int:
+    return int(when * 1000)
 
 
 def _parse_stat(raw: bytes | str | None) -> StatLine | None:

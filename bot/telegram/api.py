@@ -1,10 +1,15 @@
 """Every call to Telegram goes through here, so each failure is handled in one place.
 
+Nothing raises: each call comes back as a `Result` whose outcome the caller acts on.
+
 - "message is not modified" is success;
 - a message that is gone, a user who blocked the bot, a group that became a
-  supergroup come back as outcomes the caller acts on;
-- `RetryAfter` waits and tries again, passing network trouble is retried once;
-- anything else is logged and reported as a failure; nothing raises.
+  supergroup are outcomes of their own;
+- a 429 comes back as RETRY with Telegram's wait (the call budget has already
+  paused that chat), a timeout as UNCERTAIN: the call may have taken effect;
+- the delivery layer retries later itself; a `patient` caller (a handler
+  answering someone) waits a short 429 out, or tries once more after a network
+  error that happened before anything was sent.
 """
 
 from __future__ import annotations
@@ -25,14 +30,16 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
+from telegram.ext import ExtBot
 
 from bot.render import Picture
+from bot.telegram.budget import Priority
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 3
-MAX_RETRY_WAIT = 30.0
+PATIENT_WAIT = 10.0  # a patient caller waits out a 429 this long at most
 
 
 class Outcome(Enum):
@@ -40,7 +47,9 @@ class Outcome(Enum):
     GONE = "gone"  # the message (or chat) is not there any more
     FORBIDDEN = "forbidden"  # blocked by the user, or removed from the group
     MIGRATED = "migrated"  # the group became a supergroup: see `new_chat_id`
-    FAILED = "failed"
+    RETRY = "retry"  # flood control: try again after `retry_after`
+    UNCERTAIN = "uncertain"  # no answer in time: the call may or may not have taken effect
+    FAILED = "failed"  # refused, or not sent at all
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,8 @@ class Result:
     outcome: Outcome
     message: Message | None = None
     new_chat_id: int | None = None
+    retry_after: float = 0.0  # RETRY: seconds Telegram asked us to wait
+    unsent: bool = False  # FAILED before anything reached Telegram (safe to try again)
 
     @property
     def ok(self) -> bool:
@@ -70,37 +81,54 @@ GONE_MARKERS = (
 )
 
 
-async def call(action: Callable[[], Awaitable[Any]], what: str) -> Result:
+async def call(action: Callable[[], Awaitable[Any]], what: str, patient: bool = False) -> Result:
     """Run one Bot API call with the project's error policy."""
-    for attempt in range(ATTEMPTS):
-        try:
-            answer = await action()
-            return Result(Outcome.OK, answer if isinstance(answer, Message) else None)
-        except RetryAfter as exc:
-            wait = exc.retry_after
-            seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-            log.warning("%s: flood control, waiting %.1f s", what, seconds)
-            await asyncio.sleep(min(seconds, MAX_RETRY_WAIT) + 0.1)
-        except ChatMigrated as exc:
-            return Result(Outcome.MIGRATED, new_chat_id=exc.new_chat_id)
-        except Forbidden as exc:
-            log.info("%s: forbidden (%s)", what, exc.message)
-            return Result(Outcome.FORBIDDEN)
-        except BadRequest as exc:
-            text = exc.message.lower()
-            if "not modified" in text:
-                return Result(Outcome.OK)
-            if any(marker in text for marker in GONE_MARKERS):
-                return Result(Outcome.GONE)
-            log.warning("%s: bad request: %s", what, exc.message)
-            return Result(Outcome.FAILED)
-        except NetworkError as exc:  # includes TimedOut
-            log.warning("%s: network error (%s), attempt %d", what, exc.message, attempt + 1)
-            await asyncio.sleep(0.5 * (attempt + 1))
-        except TelegramError as exc:
-            log.warning("%s: %s", what, exc.message)
-            return Result(Outcome.FAILED)
-    return Result(Outcome.FAILED)
+    result = await _once(action, what)
+    if patient and (
+        (result.outcome is Outcome.RETRY and result.retry_after <= PATIENT_WAIT) or result.unsent
+    ):
+        await asyncio.sleep(max(result.retry_after, 0.5))
+        result = await _once(action, what)
+    return result
+
+
+async def _once(action: Callable[[], Awaitable[Any]], what: str) -> Result:
+    try:
+        answer = await action()
+        return Result(Outcome.OK, answer if isinstance(answer, Message) else None)
+    except RetryAfter as exc:
+        wait = exc.retry_after
+        seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+        log.info("%s: flood control, %.1f s", what, seconds)
+        return Result(Outcome.RETRY, retry_after=seconds)
+    except ChatMigrated as exc:
+        return Result(Outcome.MIGRATED, new_chat_id=exc.new_chat_id)
+    except Forbidden as exc:
+        log.info("%s: forbidden (%s)", what, exc.message)
+        return Result(Outcome.FORBIDDEN)
+    except BadRequest as exc:
+        text = exc.message.lower()
+        if "not modified" in text:
+            return Result(Outcome.OK)
+        if any(marker in text for marker in GONE_MARKERS):
+            return Result(Outcome.GONE)
+        log.warning("%s: bad request: %s", what, exc.message)
+        return Result(Outcome.FAILED)
+    except TimedOut as exc:
+        log.warning("%s: no answer in time (%s)", what, exc.message)
+        return Result(Outcome.UNCERTAIN)
+    except NetworkError as exc:
+        log.warning("%s: network error (%s)", what, exc.message)
+        return Result(Outcome.FAILED, unsent=True)
+    except TelegramError as exc:
+        log.warning("%s: %s", what, exc.message)
+        return Result(Outcome.FAILED)
+
+
+def _ext(bot: Bot) -> ExtBot[Any]:
+    """The application's bot: only it takes the call budget's priority (`rate_limit_args`)."""
+    assert isinstance(bot, ExtBot)
+    return bot
 
 
 async def send_text(
@@ -111,9 +139,11 @@ async def send_text(
     thread_id: int | None = None,
     markup: InlineKeyboardMarkup | None = None,
     reply_to: int | None = None,
+    priority: Priority = Priority.ANSWER,
+    patient: bool = True,
 ) -> Result:
     return await call(
-        lambda: bot.send_message(
+        lambda: _ext(bot).send_message(
             chat_id,
             text,
             parse_mode="HTML",
@@ -122,30 +152,33 @@ async def send_text(
             reply_to_message_id=reply_to,
             allow_sending_without_reply=True,
             disable_web_page_preview=True,
+            rate_limit_args=priority,
         ),
         f"sendMessage to {chat_id}",
+        patient,
     )
 
 
 async def send_photo(
     bot: Bot,
     chat_id: int,
-    photo: bytes,
+    picture: Picture,
     caption: str,
     *,
     thread_id: int | None = None,
     markup: InlineKeyboardMarkup | None = None,
-    filename: str = "board.png",
+    priority: Priority = Priority.BOARD,
 ) -> Result:
     return await call(
-        lambda: bot.send_photo(
+        lambda: _ext(bot).send_photo(
             chat_id,
-            photo,
+            picture.data,
             caption=caption,
             parse_mode="HTML",
             message_thread_id=thread_id,
             reply_markup=markup,
-            filename=filename,
+            filename=picture.filename,
+            rate_limit_args=priority,
         ),
         f"sendPhoto to {chat_id}",
     )
@@ -155,44 +188,46 @@ async def edit_photo(
     bot: Bot,
     chat_id: int,
     message_id: int,
-    photo: bytes,
+    picture: Picture,
     caption: str,
     *,
     markup: InlineKeyboardMarkup | None = None,
-    filename: str = "board.png",
+    priority: Priority = Priority.BOARD,
 ) -> Result:
-    media = InputMediaPhoto(photo, caption=caption, parse_mode="HTML", filename=filename)
+    media = InputMediaPhoto(
+        picture.data, caption=caption, parse_mode="HTML", filename=picture.filename
+    )
     return await call(
-        lambda: bot.edit_message_media(
-            media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+        lambda: _ext(bot).edit_message_media(
+            media,
+            chat_id=chat_id,
+            message_id=message_id,
+            reply_markup=markup,
+            rate_limit_args=priority,
         ),
         f"editMessageMedia in {chat_id}",
     )
 
 
-async def show_photo(
+async def edit_caption(
     bot: Bot,
     chat_id: int,
-    message_id: int | None,
-    picture: Picture,
+    message_id: int,
     caption: str,
     *,
-    thread_id: int | None = None,
     markup: InlineKeyboardMarkup | None = None,
+    priority: Priority = Priority.BOARD,
 ) -> Result:
-    """A picture as a new message (`message_id` None), or in place of an existing one's."""
-    if message_id is None:
-        return await send_photo(
-            bot,
-            chat_id,
-            picture.data,
-            caption,
-            thread_id=thread_id,
-            markup=markup,
-            filename=picture.filename,
-        )
-    return await edit_photo(
-        bot, chat_id, message_id, picture.data, caption, markup=markup, filename=picture.filename
+    return await call(
+        lambda: _ext(bot).edit_message_caption(
+            chat_id=chat_id,
+            message_id=message_id,
+            caption=caption,
+            parse_mode="HTML",
+            reply_markup=markup,
+            rate_limit_args=priority,
+        ),
+        f"editMessageCaption in {chat_id}",
     )
 
 
@@ -203,34 +238,46 @@ async def edit_text(
     text: str,
     *,
     markup: InlineKeyboardMarkup | None = None,
+    priority: Priority = Priority.ANSWER,
+    patient: bool = False,
 ) -> Result:
     return await call(
-        lambda: bot.edit_message_text(
+        lambda: _ext(bot).edit_message_text(
             text,
             chat_id=chat_id,
             message_id=message_id,
             parse_mode="HTML",
             reply_markup=markup,
             disable_web_page_preview=True,
+            rate_limit_args=priority,
         ),
         f"editMessageText in {chat_id}",
+        patient,
     )
 
 
 async def edit_markup(
-    bot: Bot, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None
+    bot: Bot,
+    chat_id: int,
+    message_id: int,
+    markup: InlineKeyboardMarkup | None,
+    *,
+    priority: Priority = Priority.ANSWER,
 ) -> Result:
     return await call(
-        lambda: bot.edit_message_reply_markup(
-            chat_id=chat_id, message_id=message_id, reply_markup=markup
+        lambda: _ext(bot).edit_message_reply_markup(
+            chat_id=chat_id, message_id=message_id, reply_markup=markup, rate_limit_args=priority
         ),
         f"editMessageReplyMarkup in {chat_id}",
     )
 
 
-async def delete(bot: Bot, chat_id: int, message_id: int) -> Result:
+async def delete(
+    bot: Bot, chat_id: int, message_id: int, *, priority: Priority = Priority.OTHER
+) -> Result:
     return await call(
-        lambda: bot.delete_message(chat_id, message_id), f"deleteMessage in {chat_id}"
+        lambda: _ext(bot).delete_message(chat_id, message_id, rate_limit_args=priority),
+        f"deleteMessage in {chat_id}",
     )
 
 
@@ -238,13 +285,19 @@ async def send_document(
     bot: Bot, chat_id: int, data: bytes, filename: str, caption: str, thread_id: int | None
 ) -> Result:
     return await call(
-        lambda: bot.send_document(
-            chat_id, data, filename=filename, caption=caption, message_thread_id=thread_id
+        lambda: _ext(bot).send_document(
+            chat_id,
+            data,
+            filename=filename,
+            caption=caption,
+            message_thread_id=thread_id,
+            rate_limit_args=Priority.ANSWER,
         ),
         f"sendDocument to {chat_id}",
+        patient=True,
     )
 
 
 async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
-    """Answer a button press; a press too old to answer is not worth an error."""
+    """Answer a button press (not counted by Telegram); a press too old to answer is no error."""
     await call(lambda: query.answer(text, show_alert=alert), "answerCallbackQuery")

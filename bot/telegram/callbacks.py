@@ -1,8 +1,10 @@
 """Callback data of every button: compact, self-describing, and never trusted.
 
-Telegram allows 1-64 bytes. Group buttons name the game and its revision;
-hand buttons (in a private chat) also name the group chat and topic, and the
-game version they were made for. `decode` returns None for anything malformed.
+Telegram allows 1-64 bytes. Group buttons name the game; a lobby button names its
+action and, for an option, the value it sets (not the lobby's revision: a press on
+a lobby that has not caught up yet still does what its button said). Hand buttons
+(in a private chat) also name the group chat and topic, and the game version they
+were made for. `decode` returns None for anything malformed.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.game.options import LobbyAction
 from engine import End, Tile
 
 MAX_BYTES = 64
 GAME_ID = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
 # Kinds of button.
-LOBBY = "L"  # arg: an action of LOBBY_ACTIONS
+LOBBY = "L"  # arg: a LobbyAction's code; value: the option it sets
 HAND_REQUEST = "H"  # "send me my hand"
 STOP = "S"  # arg: "y" / "n"
 REMATCH = "RM"
@@ -29,7 +32,7 @@ DOUBLES = "M"  # arg: the doubles picked so far, e.g. "33W22E" ("-" for none)
 DOUBLES_PLAY = "MC"
 BACK = "B"
 
-LOBBY_ACTIONS = ("ce", "cs", "lv", "st", "cx", "v", "t", "tm")
+LOBBY_ACTIONS = tuple(action.value for action in LobbyAction)
 GROUP_KINDS = {LOBBY, HAND_REQUEST, STOP, REMATCH}
 PRIVATE_KINDS = {TILE, PLAY, DRAW, PASS, DOUBLES, DOUBLES_PLAY, BACK}
 VARIANTS = ("fives", "muggins", "twolane")
@@ -43,12 +46,19 @@ class Callback:
     chat_id: int = 0  # hand buttons: the group the game lives in
     thread_id: int | None = None
     arg: str = ""
+    value: str = ""  # lobby options: the value the button sets
+
+    @property
+    def lobby_action(self) -> LobbyAction:
+        return LobbyAction(self.arg)
 
     def encode(self) -> str:
         if self.kind == RULES:
             data = f"{RULES}:{self.arg}"
         elif self.kind in (HAND_REQUEST, REMATCH):
             data = f"{self.kind}:{self.game_id}"
+        elif self.kind == LOBBY:
+            data = f"{LOBBY}:{self.game_id}:{self.arg}:{self.value}"
         elif self.kind in GROUP_KINDS:
             data = f"{self.kind}:{self.game_id}:{self.version}:{self.arg}"
         else:
@@ -70,10 +80,13 @@ def decode(data: str | None) -> Callback | None:
             return Callback(RULES, arg=parts[1])
         if kind in (HAND_REQUEST, REMATCH) and len(parts) == 2 and GAME_ID.match(parts[1]):
             return Callback(kind, game_id=parts[1])
-        if kind in (LOBBY, STOP) and len(parts) == 4 and GAME_ID.match(parts[1]):
+        if kind == LOBBY and len(parts) == 4 and GAME_ID.match(parts[1]):
+            if parts[2] in LOBBY_ACTIONS and _valid_lobby_value(LobbyAction(parts[2]), parts[3]):
+                return Callback(LOBBY, parts[1], arg=parts[2], value=parts[3])
+            return None
+        if kind == STOP and len(parts) == 4 and GAME_ID.match(parts[1]):
             version = int(parts[2])
-            valid = LOBBY_ACTIONS if kind == LOBBY else ("y", "n")
-            if parts[3] in valid:
+            if parts[3] in ("y", "n"):
                 return Callback(kind, parts[1], version, arg=parts[3])
             return None
         if kind in PRIVATE_KINDS and len(parts) == 6 and GAME_ID.match(parts[3]):
@@ -85,6 +98,14 @@ def decode(data: str | None) -> Callback | None:
     except ValueError:
         return None
     return None
+
+
+def _valid_lobby_value(action: LobbyAction, value: str) -> bool:
+    if action is LobbyAction.VARIANT:
+        return value in VARIANTS
+    if action in (LobbyAction.TARGET, LobbyAction.TIME):
+        return value.isdigit() and len(value) <= 4
+    return value == ""
 
 
 def _valid_private_arg(kind: str, arg: str) -> bool:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
+from bot.game.options import TURN_CHOICES, LobbyAction, next_option, target_choices
 from bot.i18n import Translator
-from bot.storage.models import ChatGame
+from bot.storage.models import Match
 from bot.telegram import callbacks as cb
 from bot.telegram.texts import variant_name
 from engine import Doubles, Draw, End, Pass, Play, SeatView, Tile
+from engine.variants import VARIANTS
 
 END_LABELS = {
     End.W: "⬅️ {value}",
@@ -20,7 +22,7 @@ END_LABELS = {
 ROW = 4  # tile buttons per row: readable on a phone
 
 
-def join_payload(game: ChatGame) -> str:
+def join_payload(game: Match) -> str:
     """Deep-link payload (A-Z, a-z, 0-9, _ and -, at most 64) naming the game to join."""
     return f"j_{game.chat_id}_{game.thread_id or 0}_{game.id}"
 
@@ -35,35 +37,46 @@ def parse_join_payload(payload: str) -> tuple[int, int | None, str] | None:
         return None
 
 
-def lobby(game: ChatGame, tr: Translator, bot_username: str) -> InlineKeyboardMarkup:
-    def button(text: str, action: str) -> InlineKeyboardButton:
-        data = cb.Callback(cb.LOBBY, game.id, game.lobby_rev, arg=action).encode()
+def lobby(game: Match, tr: Translator, bot_username: str) -> InlineKeyboardMarkup:
+    """The lobby's buttons; an option button names the value it sets (the next one)."""
+
+    def button(text: str, action: LobbyAction, value: object = "") -> InlineKeyboardButton:
+        data = cb.Callback(cb.LOBBY, game.id, arg=action.value, value=str(value)).encode()
         return InlineKeyboardButton(text, callback_data=data)
 
     join_url = create_deep_linked_url(bot_username, join_payload(game))
+    options = [
+        button(tr("🎲 Game"), LobbyAction.VARIANT, next_option(tuple(VARIANTS), game.variant)),
+        button(tr("⏱ Move time"), LobbyAction.TIME, next_option(TURN_CHOICES, game.turn_seconds)),
+    ]
+    targets = target_choices(game.variant, len(game.seats))
+    if targets:
+        shown = game.target or targets[0]
+        options.insert(1, button(tr("🎯 Target"), LobbyAction.TARGET, next_option(targets, shown)))
     rows = [
         [InlineKeyboardButton(tr("🙋 Join"), url=join_url)],
-        [button(tr("🤖 + Easy computer"), "ce"), button(tr("🤖 + Strong computer"), "cs")],
-        [button(tr("🎲 Game"), "v"), button(tr("⏱ Move time"), "tm")],
+        [
+            button(tr("🤖 + Easy computer"), LobbyAction.ADD_EASY),
+            button(tr("🤖 + Strong computer"), LobbyAction.ADD_STRONG),
+        ],
+        options,
+        [button(tr("🚪 Leave"), LobbyAction.LEAVE), button(tr("▶️ Start"), LobbyAction.START)],
+        [button(tr("✖️ Cancel"), LobbyAction.CANCEL)],
     ]
-    if game.variant == "fives":
-        rows[2].insert(1, button(tr("🎯 Target"), "t"))
-    rows.append([button(tr("🚪 Leave"), "lv"), button(tr("▶️ Start"), "st")])
-    rows.append([button(tr("✖️ Cancel"), "cx")])
     return InlineKeyboardMarkup(rows)
 
 
-def board(game: ChatGame, tr: Translator) -> InlineKeyboardMarkup:
+def board(game: Match, tr: Translator) -> InlineKeyboardMarkup:
     data = cb.Callback(cb.HAND_REQUEST, game.id).encode()
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🁢 My tiles"), callback_data=data)]])
 
 
-def final(game: ChatGame, tr: Translator) -> InlineKeyboardMarkup:
+def final(game: Match, tr: Translator) -> InlineKeyboardMarkup:
     data = cb.Callback(cb.REMATCH, game.id).encode()
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🔁 Rematch"), callback_data=data)]])
 
 
-def stop_confirmation(game: ChatGame, tr: Translator) -> InlineKeyboardMarkup:
+def stop_confirmation(game: Match, tr: Translator) -> InlineKeyboardMarkup:
     def button(text: str, arg: str) -> InlineKeyboardButton:
         return InlineKeyboardButton(
             text, callback_data=cb.Callback(cb.STOP, game.id, 0, arg=arg).encode()
@@ -85,7 +98,7 @@ def rules(current: str, tr: Translator) -> InlineKeyboardMarkup:
 
 
 def _hand_button(
-    game: ChatGame, view: SeatView, kind: str, text: str, arg: str = ""
+    game: Match, view: SeatView, kind: str, text: str, arg: str = ""
 ) -> InlineKeyboardButton:
     data = cb.Callback(kind, game.id, view.version, game.chat_id, game.thread_id, arg=arg).encode()
     return InlineKeyboardButton(text, callback_data=data)
@@ -99,7 +112,7 @@ def playable_tiles(view: SeatView) -> set[Tile]:
     return found
 
 
-def hand(game: ChatGame, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
+def hand(game: Match, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
     """The player's tiles, numbered as in the hand picture; Draw/Pass only when allowed."""
     playable = playable_tiles(view)
     tiles = [
@@ -125,7 +138,7 @@ def hand(game: ChatGame, view: SeatView, tr: Translator) -> InlineKeyboardMarkup
     return InlineKeyboardMarkup(rows)
 
 
-def ends_for(game: ChatGame, view: SeatView, tile: Tile, tr: Translator) -> InlineKeyboardMarkup:
+def ends_for(game: Match, view: SeatView, tile: Tile, tr: Translator) -> InlineKeyboardMarkup:
     """Which end a tile that fits several should go to."""
     values = dict(view.table.ends)
     choices = [
@@ -144,7 +157,7 @@ def ends_for(game: ChatGame, view: SeatView, tile: Tile, tr: Translator) -> Inli
 
 
 def doubles(
-    game: ChatGame, view: SeatView, picked: list[tuple[Tile, End]], tr: Translator
+    game: Match, view: SeatView, picked: list[tuple[Tile, End]], tr: Translator
 ) -> InlineKeyboardMarkup:
     """muggins: pick 2-4 doubles and their ends, then lay them together."""
     chosen = dict(picked)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import N_, Translator
-from bot.storage.models import ChatGame
+from bot.storage.models import Match
 from engine import Doubles, MoveEntry, Play, SeatView
 from engine.variants import ruleset
 
@@ -73,7 +73,7 @@ def variant_name(tr: Translator, variant: str) -> str:
     return tr(VARIANT_NAMES.get(variant, variant))
 
 
-def lobby_text(game: ChatGame, tr: Translator) -> str:
+def lobby_text(game: Match, tr: Translator) -> str:
     lines = [
         "🁫 <b>" + escape(variant_name(tr, game.variant)) + "</b>",
         tr("New game: {seats} of 4 seats taken").format(seats=len(game.seats)),
@@ -112,14 +112,23 @@ def describe_entry(tr: Translator, view: SeatView, entry: MoveEntry) -> str:
     return f"{escape(name)}: {escape(what)}{points}"
 
 
-def hand_caption(game: ChatGame, view: SeatView, tr: Translator, group_title: str) -> str:
-    """The caption of a player's hand picture (HTML)."""
-    lines = [f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {escape(group_title)}"]
+def hand_caption(game: Match, view: SeatView, tr: Translator, live: bool) -> str:
+    """The caption of a player's hand picture (HTML).
+
+    A hand that waits (`live` False) is not edited at every move, so its caption says
+    only what stays true until his turn comes.
+    """
+    lines = [f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {escape(game.chat_title)}"]
     if game.variant != "twolane":
         lines[0] += " · " + escape(tr("Round {number}").format(number=view.round_number))
-    if view.over:
+    seat = game.seats[view.seat] if view.seat is not None else None
+    if game.status == "cancelled":
+        lines.append(tr("The game was stopped."))
+    elif view.over or game.status == "over":
         lines.append(tr("The game is over."))
-    elif view.my_turn:
+    elif seat is not None and seat.computer:
+        lines.append(tr("The computer plays your seat now."))
+    elif live:
         ends = " · ".join(str(value) for _, value in view.table.ends)
         if ends:
             lines.append(tr("Your move! Ends: {ends}").format(ends=ends))
@@ -127,8 +136,8 @@ def hand_caption(game: ChatGame, view: SeatView, tr: Translator, group_title: st
             lines.append(tr("Your move! Open the round with any tile."))
         if view.legal and not any(isinstance(m, Play | Doubles) for m in view.legal):
             lines.append(tr("No tile fits."))
-    elif view.turn is not None:
-        lines.append(tr("Waiting for {name}.").format(name=escape(view.players[view.turn])))
+    else:
+        lines.append(tr("Your tiles. A new message comes when it is your move."))
     lines.append(tr("Boneyard: {count}").format(count=view.boneyard_size))
     return "\n".join(lines)
 

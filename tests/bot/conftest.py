@@ -7,8 +7,9 @@ does: `initialize()` (which does not call `post_init`), `post_init`, polling,
 `post_shutdown`). The services share one `Clock` a test can move forward, so a
 deadline can pass without waiting for it. `Harness` plays the
 people: it types commands, follows the Join link, presses buttons and waits for
-the bot's answers, and it reads and edits the stored game directly when a test
-needs a chosen position or a deadline that has passed.
+the bot's answers, and it reads what is stored (`Snapshot`: the match and its
+delivery records) and edits the match directly when a test needs a chosen
+position or a deadline that has passed.
 """
 
 from __future__ import annotations
@@ -26,18 +27,17 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.ext import Application
 
 from bot.app import build_application
-from bot.delivery.sweeper import Sweeper
-from bot.delivery.sync import Syncer
+from bot.delivery.scheduler import Delivery
 from bot.game import computer
 from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.keys import Keys
-from bot.storage.models import ChatGame
-from bot.storage.store import Store, Tx
+from bot.storage.models import GroupDelivery, HandDelivery, Match
+from bot.storage.store import Store
 from bot.telegram.texts import REFUSALS
-from engine import Game, Tile
+from engine import Game, Tile, pack, unpack
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, MessageView
 
 HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
@@ -87,10 +87,8 @@ class Running:
         return found
 
     @property
-    def sweeper(self) -> Sweeper:
-        found = self.app.bot_data["sweeper"]
-        assert isinstance(found, Sweeper)
-        return found
+    def delivery(self) -> Delivery:
+        return self.deps.delivery
 
     async def start(self) -> Running:
         """What `Application.run_polling` does before it idles."""
@@ -100,8 +98,7 @@ class Running:
             await app.post_init(app)
         deps = self.deps
         deps.service.clock = self.clock
-        deps.syncer.clock = self.clock
-        self.sweeper.clock = self.clock
+        deps.delivery.clock = self.clock
         assert app.updater is not None
         await app.updater.start_polling(
             timeout=1,
@@ -123,6 +120,44 @@ class Running:
         await app.shutdown()
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
+
+
+@dataclass
+class Snapshot:
+    """What is stored for a chat: the match, and what its messages show."""
+
+    match: Match
+    group: GroupDelivery
+    hands: list[HandDelivery]
+
+    def game(self) -> Game:
+        """The engine game (the match must have started)."""
+        assert self.match.engine is not None
+        return unpack(self.match.engine)
+
+    @property
+    def version(self) -> int:
+        return -1 if self.match.engine is None else self.game().version
+
+    @property
+    def board(self) -> Any:
+        return self.group.board
+
+    def busy(self) -> bool:
+        """A call to Telegram is claimed and not yet recorded."""
+        return self.group.claim is not None or any(h.claim for h in self.hands)
+
+    def __getattr__(self, name: str) -> Any:
+        """For brevity in tests: `snap.status` is the match's, `snap.lobby_message_id` the
+        group record's (the match is asked first)."""
+        if name in Match.model_fields:
+            return getattr(self.match, name)
+        if name in GroupDelivery.model_fields:
+            return getattr(self.group, name)
+        raise AttributeError(name)
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.match.seat_of(user_id)
 
 
 @dataclass
@@ -162,8 +197,13 @@ class Harness:
         return self.deps.service
 
     @property
-    def syncer(self) -> Syncer:
-        return self.deps.syncer
+    def delivery(self) -> Delivery:
+        return self.deps.delivery
+
+    async def sync(self, chat: int, thread_id: int | None = None) -> None:
+        """Bring the chat's messages in line now (as a change or a sweep would)."""
+        self.delivery.kick(chat, thread_id)
+        await self.delivery.idle()
 
     # -- people and chats -----------------------------------------------------------
 
@@ -244,10 +284,41 @@ class Harness:
         """Until the bot made no call for `quiet` seconds (and every update was fetched)."""
         await asyncio.to_thread(self.api.wait_quiet, quiet, 20)
 
-    async def game(self, chat: int, thread_id: int | None = None) -> ChatGame:
-        found = await self.store.load(chat, thread_id)
+    async def game(self, chat: int, thread_id: int | None = None) -> Snapshot:
+        found = await self.snapshot(chat, thread_id)
         assert found is not None
         return found
+
+    async def snapshot(self, chat: int, thread_id: int | None = None) -> Snapshot | None:
+        match = await self.store.load(chat, thread_id)
+        if match is None:
+            return None
+        group, hands = await self.store.read_delivery(chat, thread_id, len(match.seats))
+        fresh = GroupDelivery(game_id=match.id)
+        shown = (
+            group.value if group.value is not None and group.value.game_id == match.id else fresh
+        )
+        seats = [
+            h.value
+            if h.value is not None and h.value.game_id == match.id
+            else HandDelivery(game_id=match.id)
+            for h in hands
+        ]
+        return Snapshot(match, shown, seats)
+
+    async def store_change(
+        self, chat: int, thread_id: int | None, apply: Callable[[Match], None]
+    ) -> Match:
+        """Change the stored match as a test needs it (a position, a deadline)."""
+        key = self.store.keys.game(chat, thread_id)
+        while True:
+            stored = await self.store.read_match(chat, thread_id)
+            assert stored.value is not None
+            match = stored.value
+            apply(match)
+            match.rev += 1
+            if await self.store.write(key, stored, match) is not False:
+                return match
 
     async def raw(self, chat: int, thread_id: int | None = None) -> bytes | None:
         """The stored game exactly as Redis holds it."""
@@ -264,8 +335,8 @@ class Harness:
         assert lobby.buttons, lobby.content
 
         async def recorded() -> bool:
-            game = await self.store.load(chat, thread_id)
-            return game is not None and game.lobby_message_id == lobby.id
+            found = await self.snapshot(chat, thread_id)
+            return found is not None and found.group.lobby_message_id == lobby.id
 
         await self.until(recorded, "the lobby message recorded")
         return lobby
@@ -290,20 +361,24 @@ class Harness:
         current = self.api.message(chat, lobby.id)
         for button in current.buttons:
             data = button.callback_data or ""
-            if data.startswith("L:") and data.endswith(f":{action}"):
+            if data.startswith("L:") and data.split(":")[2] == action:
                 return await self.press(user, chat, lobby.id, data)
         raise AssertionError(f"no lobby button {action}: {current.describe_buttons()}")
 
-    async def lobby_settled(self, chat: int, thread_id: int | None = None) -> ChatGame:
+    async def lobby_settled(self, chat: int, thread_id: int | None = None) -> Snapshot:
         """Until the lobby message shows the stored lobby."""
 
-        async def shown() -> ChatGame | None:
-            game = await self.store.load(chat, thread_id)
-            if game is not None and game.lobby_shows == game.lobby_rev and not game.group_busy:
-                return game
+        async def shown() -> Snapshot | None:
+            found = await self.snapshot(chat, thread_id)
+            if (
+                found is not None
+                and found.group.lobby_shows == found.match.lobby_rev
+                and found.group.claim is None
+            ):
+                return found
             return None
 
-        result: ChatGame = await self.until(shown, "the lobby message up to date")
+        result: Snapshot = await self.until(shown, "the lobby message up to date")
         return result
 
     async def table(
@@ -369,37 +444,33 @@ class Harness:
 
     async def set_position(
         self, chat: int, engine_game: Game, thread_id: int | None = None, **changes: Any
-    ) -> ChatGame:
+    ) -> Snapshot:
         """Replace the running game's engine state (chosen hands), and bring Telegram in line."""
         now = self.clock()
         turn_seconds = changes.pop("turn_seconds", None)
 
-        def apply(tx: Tx) -> None:
-            game = tx.game
-            assert game is not None and game.status == "playing"
-            game.store_game(engine_game)
+        def apply(match: Match) -> None:
+            assert match.status == "playing"
+            match.engine = pack(engine_game)
             if turn_seconds is not None:
-                game.turn_seconds = turn_seconds
+                match.turn_seconds = turn_seconds
             for key, value in changes.items():
-                setattr(game, key, value)
+                setattr(match, key, value)
             turn = engine_game.turn
             if turn is not None:
-                seat = game.seats[turn]
-                human = seat.user_id is not None and not seat.computer
-                delay = game.turn_seconds if human else self.settings.computer_delay_seconds
-                game.deadline = now + delay
-                game.deadline_version = engine_game.version
+                seat = match.seats[turn]
+                delay = match.turn_seconds if seat.human else self.settings.computer_delay_seconds
+                match.deadline = now + delay
 
-        game, _ = await self.store.change(chat, thread_id, apply)
-        assert game is not None
-        if game.deadline is not None:
-            await self.store.schedule(chat, thread_id, game.deadline)
-        await self.syncer.sync(chat, thread_id)
-        return game
+        match = await self.store_change(chat, thread_id, apply)
+        if match.deadline is not None:
+            await self.store.note_due(chat, thread_id, match.deadline)
+        await self.sync(chat, thread_id)
+        return await self.game(chat, thread_id)
 
     async def finish(
         self, chat: int, thread_id: int | None = None, timeout: float = 30
-    ) -> ChatGame:
+    ) -> Snapshot:
         """Every seat goes to an easy computer, which plays the game to the final table.
 
         To keep tests short the match is first played out in memory and the stored game
@@ -408,36 +479,35 @@ class Harness:
         """
         now = self.clock()
 
-        def apply(tx: Tx) -> None:
-            assert tx.game is not None and tx.game.status == "playing"
-            engine_game = tx.game.game()
+        def apply(match: Match) -> None:
+            assert match.status == "playing" and match.engine is not None
+            engine_game = unpack(match.engine)
             last_turn = engine_game.copy()
             turn = 0
             while not engine_game.over:
                 last_turn = engine_game.copy()
                 computer.turn_moves(engine_game, "easy", turn, 0.01)
                 turn += 1
-            tx.game.store_game(last_turn)
-            for seat in tx.game.seats:
+            match.engine = pack(last_turn)
+            for seat in match.seats:
                 seat.computer, seat.level = True, "easy"
-            tx.game.deadline = now
+            match.deadline = now
 
-        await self.store.change(chat, thread_id, apply)
-        await self.store.schedule(chat, thread_id, now)
+        await self.store_change(chat, thread_id, apply)
+        await self.store.note_due(chat, thread_id, now)
 
-        async def final() -> ChatGame | None:
-            game = await self.store.load(chat, thread_id)
-            assert game is not None
-            return game if game.final_message_id is not None else None
+        async def final() -> Snapshot | None:
+            found = await self.game(chat, thread_id)
+            return found if found.group.final_message_id is not None else None
 
-        result: ChatGame = await self.until(final, "the final table", timeout)
+        result: Snapshot = await self.until(final, "the final table", timeout)
         return result
 
     async def expire(self, chat: int, thread_id: int | None = None) -> None:
         """Move the clock past the current deadline (the sweeper then acts)."""
         game = await self.game(chat, thread_id)
-        assert game.deadline is not None
-        self.clock.advance(game.deadline - self.clock() + 0.01)
+        assert game.match.deadline is not None
+        self.clock.advance(game.match.deadline - self.clock() + 0.01)
 
 
 @dataclass
@@ -449,19 +519,19 @@ class Table:
     users: list[int]
     lobby: MessageView
 
-    async def start(self) -> ChatGame:
+    async def start(self) -> Snapshot:
         answer = await self.h.lobby_button(self.users[0], self.chat, self.lobby, "st")
         assert not answer.show_alert, answer
         game = await self.h.until(self._board_shown, "the board posted")
         return game  # type: ignore[no-any-return]
 
-    async def _board_shown(self) -> ChatGame | None:
-        game = await self.h.store.load(self.chat, None)
-        if game is not None and game.board.message_id is not None:
-            return game
+    async def _board_shown(self) -> Snapshot | None:
+        found = await self.h.snapshot(self.chat, None)
+        if found is not None and found.board.message_id is not None:
+            return found
         return None
 
-    async def game(self) -> ChatGame:
+    async def game(self) -> Snapshot:
         return await self.h.game(self.chat)
 
     async def board(self) -> MessageView:
@@ -473,7 +543,7 @@ class Table:
         """Until the current board's caption contains `contains`."""
 
         async def found() -> MessageView | None:
-            game = await self.h.store.load(self.chat, None)
+            game = await self.h.snapshot(self.chat, None)
             if game is None or game.board.message_id is None:
                 return None
             board = self.h.api.message(self.chat, game.board.message_id)
@@ -486,7 +556,7 @@ class Table:
         """The user id of the seat to act (None: a computer, or nobody)."""
         game = await self.game()
         turn = game.game().turn
-        return None if turn is None else game.seats[turn].user_id
+        return None if turn is None else game.match.seats[turn].user_id
 
 
 def ru(code: str) -> str:
@@ -564,4 +634,15 @@ async def h(redis_url: str, key_prefix: str) -> AsyncIterator[Harness]:
             await client.aclose()
 
 
-__all__ = ["Clock", "Harness", "Running", "Table", "en", "hand_buttons", "position", "ru", "tiles"]
+__all__ = [
+    "Clock",
+    "Harness",
+    "Running",
+    "Snapshot",
+    "Table",
+    "en",
+    "hand_buttons",
+    "position",
+    "ru",
+    "tiles",
+]

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.game.options import LobbyAction
 from bot.game.service import new_game_id
 from bot.i18n import translator
-from bot.storage.models import ChatGame, Seat
+from bot.storage.models import Match, Seat
 from bot.telegram import callbacks as cb
 from bot.telegram import keyboards
-from engine import ALL_TILES, End, view_for
+from engine import ALL_TILES, End, pack, view_for
 from tests.bot.conftest import position
 
 # Telegram chat ids have at most 52 significant bits; thread ids are message ids (32 bits).
@@ -51,8 +52,16 @@ def callbacks(draw: st.DrawFn) -> cb.Callback:
         return cb.Callback(kind, arg=draw(st.sampled_from(cb.VARIANTS)))
     if kind in (cb.HAND_REQUEST, cb.REMATCH):
         return cb.Callback(kind, draw(game_ids))
-    if kind in (cb.LOBBY, cb.STOP):
-        args = cb.LOBBY_ACTIONS if kind == cb.LOBBY else ("y", "n")
+    if kind == cb.LOBBY:
+        action = draw(st.sampled_from(list(LobbyAction)))
+        value = {
+            LobbyAction.VARIANT: st.sampled_from(cb.VARIANTS),
+            LobbyAction.TARGET: st.integers(1, 9999).map(str),
+            LobbyAction.TIME: st.integers(1, 9999).map(str),
+        }.get(action, st.just(""))
+        return cb.Callback(kind, draw(game_ids), arg=action.value, value=draw(value))
+    if kind == cb.STOP:
+        args = ("y", "n")
         return cb.Callback(kind, draw(game_ids), draw(versions), arg=draw(st.sampled_from(args)))
     return cb.Callback(
         kind,
@@ -99,13 +108,19 @@ def test_anything_decodes_to_a_button_or_none(data: str) -> None:
         "x",
         "L",
         "L:abcd",
-        "L:abcd:1",
-        "L:abc:1:st",  # game id too short
-        "L:abcdefghijklm:1:st",  # too long
-        "L:ab-cd:1:st",
-        "L:abcd:one:st",
-        "L:abcd:1:nuke",
-        "L:abcd:1:st:more",
+        "L:abcd:st",
+        "L:abc:st:",  # game id too short
+        "L:abcdefghijklm:st:",  # too long
+        "L:ab-cd:st:",
+        "L:abcd:1:st",  # the old form, with the lobby's revision
+        "L:abcd:nuke:",
+        "L:abcd:st::more",
+        "L:abcd:st:1",  # start takes no value
+        "L:abcd:v:chess",
+        "L:abcd:v:",
+        "L:abcd:t:",
+        "L:abcd:tm:ninety",
+        "L:abcd:tm:99999",
         "S:abcd:0:maybe",
         "H:abcd:1",
         "H:ab_cd",
@@ -139,9 +154,9 @@ def test_garbage_and_forged_data_decode_to_none(data: str | None) -> None:
 
 
 def test_data_over_64_bytes_is_refused_both_ways() -> None:
-    assert cb.decode("L:" + "a" * 70 + ":1:st") is None
+    assert cb.decode("L:" + "a" * 70 + ":st:") is None
     with pytest.raises(ValueError, match="too long"):
-        cb.Callback(cb.LOBBY, "a" * 70, 1, arg="st").encode()
+        cb.Callback(cb.LOBBY, "a" * 70, arg="st").encode()
 
 
 def test_tiles_and_doubles_codes() -> None:
@@ -158,7 +173,7 @@ def test_tiles_and_doubles_codes() -> None:
 def test_join_payloads_are_deep_link_safe_and_round_trip(
     chat: int, thread: int | None, game_id: str
 ) -> None:
-    game = ChatGame(id=game_id, chat_id=chat, thread_id=thread, creator_id=1)
+    game = Match(id=game_id, chat_id=chat, thread_id=thread, creator_id=1)
     payload = keyboards.join_payload(game)
     assert PAYLOAD.match(payload)
     assert keyboards.parse_join_payload(payload) == (chat, thread, game_id)
@@ -173,7 +188,7 @@ def test_every_button_the_keyboards_make_decodes() -> None:
         ("twolane", ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], []),
     ):
         engine_game = position(variant, ["A", "B"], hands, moves=moves)
-        game = ChatGame(
+        game = Match(
             id=new_game_id(),
             chat_id=-BIGGEST_CHAT,
             thread_id=BIGGEST_THREAD,
@@ -181,8 +196,8 @@ def test_every_button_the_keyboards_make_decodes() -> None:
             variant=variant,  # type: ignore[arg-type]
             seats=[Seat(name="A", user_id=1), Seat(name="B", user_id=2)],
             status="playing",
+            engine=pack(engine_game),
         )
-        game.store_game(engine_game)
         view = view_for(engine_game, engine_game.turn)
         made += [
             keyboards.lobby(game, tr, "domino_test_bot"),

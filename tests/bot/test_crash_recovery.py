@@ -1,8 +1,8 @@
 """A process that dies half-way (kill -9, a lost machine) leaves nothing undone.
 
-A hand or a group call is claimed in the stored game before it is sent. If the
-process dies between the claim and the send, the claim names a process whose
-heartbeat is gone, and the next sync makes the call itself instead of letting the
+A hand or a group call is claimed in its delivery record before it is made. If the
+process dies between the claim and the call, the claim names a process whose
+heartbeat is gone, and the next pass makes the call itself instead of letting the
 player wait for his turn to time out. A move committed just before dying is shown,
 and a game finished just before dying is counted, by a sweeper soon after.
 """
@@ -12,11 +12,9 @@ from __future__ import annotations
 import asyncio
 
 from bot.delivery.liveness import Liveness
-from bot.delivery.sync import hand_state
 from bot.game.service import RETRY_AFTER_CRASH, Person
-from bot.storage.store import Tx
-from bot.telegram.callbacks import Callback
-from engine import Game
+from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
+from engine import Game, pack
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table
 
 DEAD = "deadprocess0"  # a process id with no heartbeat: it is not running
@@ -24,23 +22,34 @@ ALIVE = "liveprocess0"
 
 
 async def claim_then_die(h: Harness, table: Table, owner: str, *, group: bool) -> Game:
-    """Store a new position whose hand (or board edit) `owner` claimed but never sent."""
+    """Store a new position whose hand (or board edit) `owner` claimed but never made."""
     engine_game = ANDREY_TO_ACT.copy()
-    now = h.clock()
+    await h.settle()
 
-    def apply(tx: Tx) -> None:
-        game = tx.game
-        assert game is not None
-        game.store_game(engine_game)
-        if group:
-            game.group_busy = f"edit:{engine_game.version}"
-            game.group_busy_by, game.group_busy_since = owner, now
-        else:
-            seat = game.seats[0]
-            _, seat.hand_shows = hand_state(game, engine_game, 0)
-            seat.hand_claim_by, seat.hand_claim_since = owner, now
+    def apply(match: Match) -> None:
+        match.engine = pack(engine_game)
 
-    await h.store.change(table.chat, None, apply)
+    # The claim first (a pass that sees the new position would make the call at once).
+    claim = Claim(key="claimed", by=owner, since=h.clock())
+    if group:
+        key = h.store.keys.group(table.chat, None)
+
+        def claimed_board(shown: GroupDelivery | None) -> GroupDelivery:
+            assert shown is not None
+            shown.claim = claim
+            return shown
+
+        await h.store.change(key, GroupDelivery, claimed_board)
+    else:
+        key = h.store.keys.hand(table.chat, None, 0)
+
+        def claimed_hand(shown: HandDelivery | None) -> HandDelivery:
+            assert shown is not None
+            shown.claim = claim
+            return shown
+
+        await h.store.change(key, HandDelivery, claimed_hand)
+    await h.store_change(table.chat, None, apply)
     return engine_game
 
 
@@ -56,10 +65,9 @@ async def test_a_hand_a_dead_process_claimed_is_sent_by_the_next_sync(h: Harness
     table = await h.table("fives")
     andrey = table.users[0]
     engine_game = await claim_then_die(h, table, DEAD, group=False)
-    await h.syncer.sync(table.chat, None)
+    await h.sync(table.chat)
     await h.hand_for(andrey, engine_game.version, timeout=5)
-    seat = (await table.game()).seats[0]
-    assert seat.hand_claim_by == ""  # done, nothing left claimed
+    assert (await table.game()).hands[0].claim is None  # done, nothing left claimed
 
 
 async def test_a_hand_a_running_process_is_sending_is_not_sent_twice(h: Harness) -> None:
@@ -68,11 +76,11 @@ async def test_a_hand_a_running_process_is_sending_is_not_sent_twice(h: Harness)
     await h.store.heartbeat(ALIVE, 30)
     try:
         engine_game = await claim_then_die(h, table, ALIVE, group=False)
-        await h.syncer.sync(table.chat, None)
+        await h.sync(table.chat)
         assert not await hand_at(h, andrey, engine_game.version)
     finally:
         await h.store.redis.delete(h.store.keys.process(ALIVE))  # now it has died
-    await h.syncer.sync(table.chat, None)
+    await h.sync(table.chat)
     await h.hand_for(andrey, engine_game.version, timeout=5)
 
 
@@ -89,10 +97,9 @@ async def test_a_board_edit_a_dead_process_claimed_is_made_at_once(h: Harness) -
     table = await h.table("fives")
     h.clock.advance(60)  # the start's group calls are out of the pacing window
     engine_game = await claim_then_die(h, table, DEAD, group=True)
-    await h.syncer.sync(table.chat, None)
+    await h.sync(table.chat)
     assert await board_version(h, table, engine_game.version, timeout=5)
-    game = await table.game()
-    assert game.group_busy == "" and game.group_busy_by == ""
+    assert (await table.game()).group.claim is None
 
 
 async def test_a_board_edit_under_way_elsewhere_is_left_to_its_process(h: Harness) -> None:
@@ -101,11 +108,11 @@ async def test_a_board_edit_under_way_elsewhere_is_left_to_its_process(h: Harnes
     await h.store.heartbeat(ALIVE, 30)
     try:
         engine_game = await claim_then_die(h, table, ALIVE, group=True)
-        await h.syncer.sync(table.chat, None)
+        await h.sync(table.chat)
         assert not await board_version(h, table, engine_game.version, timeout=1)
     finally:
         await h.store.redis.delete(h.store.keys.process(ALIVE))
-    await h.syncer.sync(table.chat, None)
+    await h.sync(table.chat)
     assert await board_version(h, table, engine_game.version, timeout=5)
 
 
@@ -132,10 +139,12 @@ async def test_a_move_committed_just_before_dying_is_shown_soon(h: Harness) -> N
     andrey, irina = table.users
     game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, game.version)
-    # What a handler does first; it dies before the sync that would follow.
-    button = Callback("P", game.id, game.version, table.chat)
+    # The move is committed; the process dies before its delivery starts.
+    delivery = h.service.on_change
+    h.service.on_change = None
     move = game.game().legal_moves()[0]
-    await h.service.play(button, Person(andrey, "Андрей", "ru"), move)
+    await h.service.play(table.chat, None, game.id, game.version, Person(andrey, "А", "ru"), move)
+    h.service.on_change = delivery
     h.clock.advance(RETRY_AFTER_CRASH + 0.1)  # not the 90 s of Ирина's turn
     await h.hand_for(irina, game.version + 1, timeout=5)
     await table.board_caption("Ходит: Ирина")
@@ -156,12 +165,12 @@ async def test_a_game_finished_just_before_dying_is_still_counted(h: Harness) ->
     # As if the process died between the last move and counting the game: only the
     # safety net it noted before the move is left.
     await h.store.redis.delete(keys.stats(table.chat), keys.counted(table.chat))
-    await h.store.schedule(table.chat, None, h.clock())
+    await h.store.note_due(table.chat, None, h.clock())
 
     async def recounted() -> bool:
         return await h.store.stats(table.chat) == counted
 
     await h.until(recounted, "the game counted again")
-    await h.store.schedule(table.chat, None, h.clock())  # and never twice
+    await h.store.note_due(table.chat, None, h.clock())  # and never twice
     await h.until(swept, "the sweeper looked again")
     assert await h.store.stats(table.chat) == counted

@@ -44,7 +44,7 @@ async def play_62(h: Harness, table: Table, chat: int | None = None) -> None:
 async def board_up_to_date(h: Harness, chat: int) -> None:
     async def shown() -> bool:
         game = await h.game(chat)
-        return game.board.shows_version == game.version and not game.group_busy
+        return game.board.shows_version == game.version and not game.busy()
 
     await h.until(shown, "the board shows the last move")
 
@@ -154,7 +154,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(h: Harness) -> N
     async def board_in_new_chat() -> bool:
         current = await h.game(new)
         board = current.board.message_id
-        return board is not None and current.board.shows_version == 3 and not current.group_busy
+        return board is not None and current.board.shows_version == 3 and not current.busy()
 
     await h.until(board_in_new_chat, "the board in the supergroup")
     board = h.api.message(new, (await h.game(new)).board.message_id or 0)
@@ -183,7 +183,8 @@ async def test_a_storage_that_does_not_answer(h: Harness) -> None:
         await h.start_bot(a)  # in private too
         assert h.api.messages(a, from_bot=True)[-1].text == ru("storage_down")
         await asyncio.sleep(0.2)  # the sweeper meets the failure too, and goes on
-        assert h.running[0].sweeper._task is not None and not h.running[0].sweeper._task.done()
+        sweeper = h.running[0].delivery._sweeper
+        assert sweeper is not None and not sweeper.done()
     finally:
         store.redis = working
         await broken.aclose()
@@ -200,7 +201,7 @@ async def test_a_broken_stored_game_is_reported_and_stop_clears_it(h: Harness) -
     await h.settle()
     key = h.store.keys.game(table.chat, None)
     await h.store.redis.set(key, b'{"id": "oops", "seats": [')
-    await h.store.schedule(table.chat, None, h.clock())
+    await h.store.note_due(table.chat, None, h.clock())
     for command in ("/score", "/newgame", "/leave"):
         answer = await h.say(irina, table.chat, command)
         assert answer.text == ru("broken_game"), command
@@ -212,7 +213,7 @@ async def test_a_broken_stored_game_is_reported_and_stop_clears_it(h: Harness) -
 
     # The sweeper does not trip over it: it stops looking at it.
     async def not_due() -> bool:
-        return await h.store.due(h.clock() + 1000) == []
+        return await h.store.due_time(table.chat, None) is None
 
     await h.until(not_due, "the broken game out of the due index")
     assert await h.store.redis.get(key) == b'{"id": "oops", "seats": ['

@@ -298,7 +298,7 @@ async def test_english_players_get_english_hands_and_answers(h: Harness) -> None
     answer = await h.press(andrew, andrew, hand.id, data(hand, "P", "62"))
     assert answer.text == "Which end?"
     # The group itself speaks Russian until someone says /lang en there.
-    assert "Ходит: Andrew" in ((await table.board()).caption or "")
+    await table.board_caption("Ходит: Andrew")
 
 
 async def test_the_language_chosen_in_private_is_the_hands_language(h: Harness) -> None:

@@ -9,34 +9,33 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from bot.delivery.sweeper import Sweeper
-from bot.delivery.sync import Syncer
+from bot.delivery.liveness import Liveness
+from bot.delivery.scheduler import Delivery
 from bot.game.service import GameService
 from bot.storage.keys import Keys
-from bot.storage.models import ChatGame
 from bot.storage.store import Store
-from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons, ru
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, Snapshot, Table, hand_buttons, ru
 
 TIMED_OUT = "Андрей: время вышло, ход сделан автоматически."
 
 
-async def moved(h: Harness, chat: int, version: int) -> ChatGame:
-    async def later() -> ChatGame | None:
+async def moved(h: Harness, chat: int, version: int) -> Snapshot:
+    async def later() -> Snapshot | None:
         game = await h.game(chat)
         return game if game.version > version else None
 
-    found: ChatGame = await h.until(later, f"a move after version {version}")
+    found: Snapshot = await h.until(later, f"a move after version {version}")
     return found
 
 
-async def time_out(h: Harness, table: Table) -> ChatGame:
+async def time_out(h: Harness, table: Table) -> Snapshot:
     """The seat to act lets its deadline pass; the game after the move made for it."""
     version = (await table.game()).version
     await h.expire(table.chat)
     return await moved(h, table.chat, version)
 
 
-async def play_by_hand(h: Harness, table: Table, user: int) -> ChatGame:
+async def play_by_hand(h: Harness, table: Table, user: int) -> Snapshot:
     """`user` makes some legal move with his buttons; the game after it."""
     game = await table.game()
     hand = await h.hand_for(user, game.version)
@@ -54,7 +53,7 @@ async def play_by_hand(h: Harness, table: Table, user: int) -> ChatGame:
         )
         answer = await h.press(user, user, hand.id, ends.buttons[0].callback_data)
         assert not answer.show_alert, answer
-    return await moved(h, game.chat_id, game.version)
+    return await moved(h, game.match.chat_id, game.version)
 
 
 async def test_a_missed_deadline_plays_for_the_human_and_says_so(h: Harness) -> None:
@@ -148,13 +147,13 @@ def _version(markup: Any) -> int:
     return int(first.split(":")[4])
 
 
-def _stack(h: Harness, redis_url: str) -> tuple[Redis, GameService, Syncer, Sweeper]:
+def _stack(h: Harness, redis_url: str) -> tuple[Redis, GameService, Delivery]:
     """What one more bot process would hold: its own Redis client and services."""
     client = Redis.from_url(redis_url)
     store = Store(client, Keys(h.key_prefix))
     service = GameService(store, h.settings, h.clock)
-    syncer = Syncer(h.running[0].app.bot, service, h.settings, h.clock)
-    return client, service, syncer, Sweeper(service, syncer, 0.05, h.clock)
+    delivery = Delivery(h.running[0].app.bot, service, h.settings, Liveness(store), h.clock)
+    return client, service, delivery
 
 
 async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
@@ -162,7 +161,7 @@ async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
 ) -> None:
     table = await h.table("fives")
     await h.set_position(table.chat, ANDREY_TO_ACT.copy())
-    await h.running[0].sweeper.stop()  # only the "processes" below sweep
+    await h.running[0].delivery.stop()  # only the "processes" below sweep
     stacks = [_stack(h, redis_url) for _ in range(4)]
     turns = 0
     try:
@@ -174,7 +173,8 @@ async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
             seat = engine_before.turn
             assert seat is not None
             h.clock.advance(max(0.0, (before.deadline or 0) - h.clock()) + 0.01)
-            await asyncio.gather(*(sweeper.sweep_once() for *_, sweeper in stacks))
+            await asyncio.gather(*(delivery.sweep_once() for *_, delivery in stacks))
+            await asyncio.gather(*(delivery.idle() for *_, delivery in stacks))
             after = await table.game()
             entries = [e for r in after.game().rounds for e in r.moves][engine_before.version :]
             assert len(entries) == after.version - before.version >= 1
@@ -194,7 +194,8 @@ async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
             assert versions and len(versions) == len(set(versions)), versions
         assert turns >= 10
     finally:
-        for client, *_ in stacks:
+        for client, _, delivery in stacks:
+            await delivery.stop()
             await client.aclose()
 
 
@@ -203,13 +204,13 @@ async def test_run_due_commits_once_when_called_at_the_same_moment(
 ) -> None:
     table = await h.table("fives")
     await h.set_position(table.chat, ANDREY_TO_ACT.copy())
-    await h.running[0].sweeper.stop()
+    await h.running[0].delivery.stop()
     stacks = [_stack(h, redis_url) for _ in range(3)]
     try:
         for _ in range(5):
             before = await table.game()
             h.clock.advance(max(0.0, (before.deadline or 0) - h.clock()) + 0.01)
-            services = [service for _, service, _, _ in stacks] * 3
+            services = [service for _, service, _ in stacks] * 3
             played = await asyncio.gather(*(s.run_due(table.chat, None) for s in services))
             done = [p for p in played if p is not None]
             assert len(done) == 1
@@ -218,27 +219,26 @@ async def test_run_due_commits_once_when_called_at_the_same_moment(
             # Not due any more: nobody plays again.
             assert await stacks[0][1].run_due(table.chat, None) is None
     finally:
-        for client, *_ in stacks:
+        for client, _, delivery in stacks:
+            await delivery.stop()
             await client.aclose()
 
 
-async def test_the_sweeper_stops_even_when_its_cancellation_is_swallowed() -> None:
+async def test_the_sweeper_stops_even_when_its_cancellation_is_swallowed(h: Harness) -> None:
     """redis-py can swallow a CancelledError mid-command; stop() must still return."""
+    delivery = h.running[0].delivery
+    calls = 0
 
-    class SwallowingStore:
-        calls = 0
+    async def take_due(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(5)
+        raise RuntimeError("not reached in time")
 
-        async def due(self, now: float) -> list[Any]:
-            SwallowingStore.calls += 1
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.sleep(5)
-            return []
-
-    class Service:
-        store = SwallowingStore()
-
-    sweeper = Sweeper(Service(), None, 0.01)  # type: ignore[arg-type]
-    sweeper.start()
+    await delivery.stop()
+    delivery.store.take_due = take_due  # type: ignore[method-assign]
+    delivery.start()
     await asyncio.sleep(0.05)
-    await asyncio.wait_for(sweeper.stop(), 2)
-    assert SwallowingStore.calls == 1
+    await asyncio.wait_for(delivery.stop(), 2)
+    assert calls == 1

@@ -1,4 +1,5 @@
-"""The Redis store against a real Redis server (each test under its own key prefix)."""
+"""The Redis store against a real Redis server (each test under its own key prefix), and the
+embedded in-memory store the bot uses without REDIS_URL: the same scripts must hold on both."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from redis.asyncio import Redis
 from redis.crc import key_slot
 
 from bot.storage.keys import Keys
-from bot.storage.models import ChatGame, StatLine
-from bot.storage.store import GAME_TTL, BrokenGameError, Store, Tx
+from bot.storage.models import GroupDelivery, Match, StatLine
+from bot.storage.store import GAME_TTL, BrokenGameError, Store, Stored
 
 CHAT = -100123
 THREAD = None
@@ -26,57 +27,74 @@ def store(request: pytest.FixtureRequest, redis_client: Redis, key_prefix: str) 
     return Store(redis_client, Keys(key_prefix))
 
 
-def _new(tx: Tx) -> str:
-    tx.game = ChatGame(id="abcdef", chat_id=CHAT, creator_id=1)
-    return "created"
+def a_match(**fields: object) -> Match:
+    return Match(id="abcdef", chat_id=CHAT, creator_id=1, **fields)  # type: ignore[arg-type]
 
 
-async def test_a_change_is_stored_with_a_ttl(store: Store) -> None:
-    game, result = await store.change(CHAT, THREAD, _new)
-    assert result == "created"
-    assert game is not None and game.rev == 1
-    loaded = await store.load(CHAT, THREAD)
-    assert loaded == game
-    ttl = await store.redis.ttl(store.keys.game(CHAT, THREAD))
+async def test_a_write_is_stored_with_a_ttl(store: Store) -> None:
+    key = store.keys.game(CHAT, THREAD)
+    written = await store.write(key, Stored(None, None), a_match())
+    assert isinstance(written, bytes)
+    assert await store.load(CHAT, THREAD) == a_match()
+    ttl = await store.redis.ttl(key)
     assert 0 < ttl <= GAME_TTL
 
 
+async def test_a_write_lands_only_on_what_was_read(store: Store) -> None:
+    key = store.keys.game(CHAT, THREAD)
+    assert await store.write(key, Stored(None, None), a_match()) is not False
+    absent: Stored[Match] = Stored(None, None)
+    assert await store.write(key, absent, a_match(variant="muggins")) is False  # it exists now
+    first = await store.read_match(CHAT, THREAD)
+    assert await store.write(key, first, a_match(rev=1)) is not False
+    assert await store.write(key, first, a_match(rev=2)) is False  # read before the last write
+    assert (await store.load(CHAT, THREAD)) == a_match(rev=1)
+    latest = await store.read_match(CHAT, THREAD)
+    assert await store.write(key, latest, None) is None  # deleted
+    assert await store.load(CHAT, THREAD) is None
+
+
 async def test_concurrent_changes_all_land(store: Store) -> None:
-    await store.change(CHAT, THREAD, _new)
+    key = store.keys.group(CHAT, THREAD)
 
-    def add_note(tx: Tx) -> None:
-        assert tx.game is not None
-        tx.game.notes.append("x")
+    def add_call(shown: GroupDelivery | None) -> GroupDelivery:
+        shown = shown or GroupDelivery(game_id="abcdef")
+        shown.calls.append(float(len(shown.calls)))
+        shown.rev += 1
+        return shown
 
-    await asyncio.gather(*(store.change(CHAT, THREAD, add_note) for _ in range(30)))
-    game = await store.load(CHAT, THREAD)
-    assert game is not None
-    assert len(game.notes) == 30
-    assert game.rev == 31
+    await asyncio.gather(*(store.change(key, GroupDelivery, add_call) for _ in range(30)))
+    group, _ = await store.read_delivery(CHAT, THREAD, 0)
+    assert group.value is not None
+    assert group.value.calls == [float(i) for i in range(30)] and group.value.rev == 30
 
 
-async def test_a_refused_change_writes_nothing(store: Store) -> None:
-    await store.change(CHAT, THREAD, _new)
-    before = await store.load(CHAT, THREAD)
-
-    def refuse(tx: Tx) -> None:
-        assert tx.game is not None
-        tx.game.notes.append("never stored")
-        raise LookupError("no")
-
-    with pytest.raises(LookupError):
-        await store.change(CHAT, THREAD, refuse)
-    assert await store.load(CHAT, THREAD) == before
+async def test_a_second_key_is_written_with_the_record(store: Store) -> None:
+    key = store.keys.game(CHAT, THREAD)
+    also = (store.keys.last_record(CHAT, THREAD), "packed game", 60)
+    await store.write(key, Stored(None, None), a_match(status="over"), also=also)
+    assert await store.last_record(CHAT, THREAD) == "packed game"
+    # A write that loses its compare-and-set writes neither.
+    other = (store.keys.last_record(CHAT, THREAD), "another", 60)
+    assert await store.write(key, Stored(None, None), a_match(), also=other) is False
+    assert await store.last_record(CHAT, THREAD) == "packed game"
 
 
 async def test_a_broken_game_is_reported_and_can_be_dropped(store: Store) -> None:
     await store.redis.set(store.keys.game(CHAT, THREAD), b"{not json")
     with pytest.raises(BrokenGameError):
         await store.load(CHAT, THREAD)
-    with pytest.raises(BrokenGameError):
-        await store.change(CHAT, THREAD, _new)
     await store.drop(CHAT, THREAD)
     assert await store.load(CHAT, THREAD) is None
+
+
+async def test_an_unreadable_delivery_record_starts_afresh(store: Store) -> None:
+    await store.redis.set(store.keys.group(CHAT, THREAD), b"{not json")
+    group, hands = await store.read_delivery(CHAT, THREAD, 2)
+    assert group.value is None and group.exists  # so a write replaces exactly that
+    assert [h.value for h in hands] == [None, None]
+    key = store.keys.group(CHAT, THREAD)
+    assert await store.write(key, group, GroupDelivery(game_id="x")) is not False
 
 
 def test_a_chats_keys_share_one_cluster_slot() -> None:
@@ -86,6 +104,8 @@ def test_a_chats_keys_share_one_cluster_slot() -> None:
         for key in (
             keys.game(CHAT, None),
             keys.game(CHAT, 77),
+            keys.group(CHAT, None),
+            keys.hand(CHAT, 77, 3),
             keys.last_record(CHAT, None),
             keys.stats(CHAT),
             keys.counted(CHAT),
@@ -93,6 +113,16 @@ def test_a_chats_keys_share_one_cluster_slot() -> None:
         )
     }
     assert len(slots) == 1
+    budget = {
+        key_slot(key.encode())
+        for key in (
+            keys.budget_calls(),
+            keys.budget_chat_calls(CHAT),
+            keys.budget_chat_pause(CHAT),
+            keys.budget_pause(),
+        )
+    }
+    assert len(budget) == 1
 
 
 def test_game_keys_name_their_chat_and_topic() -> None:
@@ -102,14 +132,50 @@ def test_game_keys_name_their_chat_and_topic() -> None:
 
 
 async def test_the_due_index_keeps_the_earliest_time(store: Store) -> None:
-    await store.schedule(CHAT, None, 50.0)
-    await store.schedule(CHAT, None, 80.0)  # later: ignored
-    await store.schedule(CHAT, 9, 60.0)
-    assert await store.due(40.0) == []
-    assert await store.due(55.0) == [(CHAT, None)]
-    assert sorted(await store.due(70.0), key=str) == sorted([(CHAT, None), (CHAT, 9)], key=str)
-    await store.reschedule(CHAT, None, None)
-    assert await store.due(70.0) == [(CHAT, 9)]
+    assert await store.note_due(CHAT, None, 50.0) == 50_000
+    assert await store.note_due(CHAT, None, 80.0) == 50_000  # later: the earlier one stays
+    await store.note_due(CHAT, 9, 60.0)
+    assert (await store.take_due(40.0, 10, 100)).games == []
+    taken = await store.take_due(55.0, 10, 100)
+    assert taken.games == [(CHAT, None)] and taken.lease == 65_000
+    assert taken.earliest == 60_000
+    # Taken: it is due again when its lease ends, unless its taker settles it.
+    assert (await store.take_due(58.0, 10, 100)).games == []
+    assert (await store.take_due(61.0, 10, 100)).games == [(CHAT, 9)]
+    assert (await store.take_due(66.0, 10, 100)).games == [(CHAT, None)]
+
+
+async def test_settling_keeps_what_someone_noted_meanwhile(store: Store) -> None:
+    await store.note_due(CHAT, None, 50.0)
+    lease = (await store.take_due(50.0, 10, 100)).lease
+    await store.settle_due(CHAT, None, lease, 90.0)  # nobody noted anything: exactly 90
+    assert await store.due_time(CHAT, None) == 90.0
+    lease = (await store.take_due(90.0, 10, 100)).lease
+    await store.note_due(CHAT, None, 95.0)  # a change elsewhere, while we worked
+    await store.settle_due(CHAT, None, lease, 200.0)
+    assert await store.due_time(CHAT, None) == 95.0  # the earlier note is kept
+    seen = await store.note_due(CHAT, None, 10.0)
+    await store.settle_due(CHAT, None, seen, None)  # nothing left to do
+    assert await store.due_time(CHAT, None) is None
+
+
+async def test_the_budget_counts_both_windows_at_once(store: Store) -> None:
+    now = 1000.0
+    for i in range(3):
+        assert await store.take_budget(CHAT, now, 10, 1.0, 3, 60.0, f"c{i}") == (0, 0)
+    wait, why = await store.take_budget(CHAT, now + 1, 10, 1.0, 3, 60.0, "c3")
+    assert why == 2 and wait == pytest.approx(59_000, abs=2)  # the group's minute is used up
+    # The refused call was not counted: another chat still has the token's second.
+    for i in range(7):
+        assert await store.take_budget(-5, now + 1.5, 10, 1.0, 0, 60.0, f"d{i}") == (0, 0)
+    wait, why = await store.take_budget(-6, now + 1.5, 10, 1.0, 0, 60.0, "d7")
+    assert (wait, why) == (0, 0)  # calls of the first second have left the window
+    await store.pause_budget(-5, 2.0)
+    wait, why = await store.take_budget(-5, now + 2, 10, 1.0, 0, 60.0, "e")
+    assert why == 2 and 0 < wait <= 2000
+    await store.pause_budget(None, 1.0)
+    wait, why = await store.take_budget(-7, now + 2, 10, 1.0, 0, 60.0, "f")
+    assert why == 3 and 0 < wait <= 1000
 
 
 async def test_stats_count_a_game_once(store: Store) -> None:
@@ -123,7 +189,7 @@ async def test_stats_count_a_game_once(store: Store) -> None:
 
 
 async def test_moving_a_chat_carries_its_keys(store: Store) -> None:
-    await store.change(CHAT, THREAD, _new)
+    await store.write(store.keys.game(CHAT, THREAD), Stored(None, None), a_match())
     await store.set_chat_language(CHAT, "en")
     new_chat = -100999
     moved = await store.move_chat(CHAT, new_chat)

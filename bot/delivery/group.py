@@ -1,0 +1,350 @@
+"""Bringing a group's messages in line with its match: the lobby, the round boards, the final table.
+
+One pass makes the calls the pace allows, one at a time: plan the next call, claim
+it in the group's delivery record (so no other process makes it too), draw what it
+shows, make it within the call budget, record what Telegram confirmed. It returns
+when the next call may go, or None when the group shows what it should.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from telegram import Bot
+
+from bot.delivery.liveness import Liveness
+from bot.delivery.plan import GroupCall, GroupStep, group_step, next_group_call
+from bot.game.service import Current, GameService
+from bot.i18n import Translator, translator
+from bot.render import board_text, final_text, render_board, render_final
+from bot.settings import Settings
+from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
+from bot.storage.store import Store, Stored, commit
+from bot.telegram import api, keyboards, texts
+from bot.telegram.api import Outcome, Result
+from bot.telegram.budget import Priority
+from engine import Game, SeatView, view_for
+
+log = logging.getLogger(__name__)
+
+CAPTION_LIMIT = 1024
+RECENT_SHOWN = 8  # moves listed in a caption at most
+CALLS_PER_PASS = 6
+CLAIM_LEASE = 300.0  # a claim of a live process older than this is taken as lost
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """When to try a failed call again: 1, 2, 4 ... seconds, at most `longest`."""
+
+    longest: float = 60.0
+
+    def after(self, failures: int) -> float:
+        return float(min(self.longest, 2 ** max(0, failures - 1)))
+
+
+BACKOFF = Backoff()
+
+
+class GroupConverger:
+    def __init__(
+        self,
+        bot: Bot,
+        service: GameService,
+        settings: Settings,
+        liveness: Liveness,
+        clock: Callable[[], float],
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.store: Store = service.store
+        self.settings = settings
+        self.liveness = liveness
+        self.clock = clock
+        # Told when a group's game moved to a new chat id (a supergroup), so that the
+        # new chat is brought in line.
+        self.on_moved: Callable[[int, list[int | None]], None] | None = None
+
+    async def run(self, chat_id: int, thread_id: int | None) -> float | None:
+        """Make the calls the group needs now; when to look again (None: nothing left)."""
+        key = self.store.keys.group(chat_id, thread_id)
+        for _ in range(CALLS_PER_PASS):
+            stored_match, stored = await self.store.read_group(chat_id, thread_id)
+            match = stored_match.value
+            if match is None:
+                return None
+            shown = stored.value
+            if shown is None or shown.game_id != match.id:
+                shown = GroupDelivery(game_id=match.id)
+            game = self.service._engine_game(match)
+            step = group_step(match, game, shown)
+            if step is None:
+                return None
+            now = self.clock()
+            if shown.claim is not None and await self._held(shown.claim, now):
+                return now + 1.0  # another process is making a call: look again after it
+            allowed = next_group_call(
+                shown.calls,
+                now,
+                self.settings.group_edit_interval_seconds,
+                self.settings.group_messages_per_minute,
+                step,
+            )
+            if allowed > now:
+                return allowed
+            claimed = await self._claim(key, stored, shown, step, now)
+            if claimed is None:
+                continue  # someone else changed the record: plan again
+            result = await self._perform(Current(match, game), claimed.value, step)  # type: ignore[arg-type]
+            retry = await self._record(key, claimed, match, game, step, result)
+            if retry is not None:
+                return retry
+        return self.clock()
+
+    async def _held(self, claim: Claim, now: float) -> bool:
+        if now - claim.since >= CLAIM_LEASE:
+            return False
+        return await self.liveness.alive(claim.by)
+
+    async def _claim(
+        self,
+        key: str,
+        stored: Stored[GroupDelivery],
+        shown: GroupDelivery,
+        step: GroupStep,
+        now: float,
+    ) -> Stored[GroupDelivery] | None:
+        await self.liveness.beat()  # our claim must not look abandoned to others
+        claimed = shown.model_copy(deep=True)
+        claimed.rev += 1
+        claimed.claim = Claim(key=step.key, by=self.liveness.process_id, since=now)
+        claimed.calls = [t for t in claimed.calls if now - t < 60] + [now]
+        if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
+            claimed.board = BoardMessage(round_number=step.round_number)
+        written = await self.store.write(key, stored, claimed)
+        if written is False:
+            return None
+        return Stored(claimed, written)  # type: ignore[arg-type]
+
+    async def _record(
+        self,
+        key: str,
+        claimed: Stored[GroupDelivery],
+        match: Match,
+        game: Game | None,
+        step: GroupStep,
+        result: Result,
+    ) -> float | None:
+        """Store what the call did and end our claim; a time to come back, if it failed."""
+        owner = self.liveness.process_id
+        now = self.clock()
+        actions = len(game.rounds[step.round_number - 1].moves) if game and step.round_number else 0
+
+        def apply(current: GroupDelivery | None) -> GroupDelivery | None:
+            shown = current or GroupDelivery(game_id=match.id)
+            if shown.game_id != match.id:
+                return shown  # a new match took over the chat meanwhile
+            if shown.claim is not None and shown.claim.by == owner:
+                shown.claim = None
+            shown.rev += 1
+            outcome = result.outcome
+            if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
+                if outcome is Outcome.RETRY and shown.calls:
+                    shown.calls.pop()  # refused: it did not count
+                shown.failures += 1
+                return shown
+            shown.failures = 0
+            _apply_result(shown, match, game, step, result, actions)
+            return shown
+
+        recorded = await commit(self.store, key, claimed, GroupDelivery, apply)
+        failures = recorded.failures if recorded is not None else 1
+        if result.outcome is Outcome.RETRY:
+            return now + max(result.retry_after, 0.1)
+        if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
+            return now + BACKOFF.after(max(failures, 1))
+        if result.outcome is Outcome.FORBIDDEN:
+            log.info("cannot write to chat %s: its game is abandoned", match.chat_id)
+            await self.service.abandon(match.chat_id, match.thread_id, match.id)
+            return None
+        if result.outcome is Outcome.MIGRATED and result.new_chat_id is not None:
+            log.info("chat %s moved to %s", match.chat_id, result.new_chat_id)
+            threads = await self.service.move_chat(match.chat_id, result.new_chat_id)
+            if self.on_moved is not None:
+                self.on_moved(result.new_chat_id, threads)
+            return None
+        return None
+
+    # -- the calls ----------------------------------------------------------------------
+
+    async def _perform(self, current: Current, shown: GroupDelivery, step: GroupStep) -> Result:
+        match = current.match
+        tr = translator(match.lang)
+        if step.call is GroupCall.POST_LOBBY:
+            return await api.send_text(
+                self.bot,
+                match.chat_id,
+                texts.lobby_text(match, tr),
+                thread_id=match.thread_id,
+                markup=keyboards.lobby(match, tr, self.bot.username),
+                priority=Priority.BOARD,
+                patient=False,
+            )
+        if step.call is GroupCall.EDIT_LOBBY:
+            assert shown.lobby_message_id is not None
+            return await api.edit_text(
+                self.bot,
+                match.chat_id,
+                shown.lobby_message_id,
+                texts.lobby_text(match, tr),
+                markup=keyboards.lobby(match, tr, self.bot.username),
+                priority=Priority.BOARD,
+            )
+        if step.call is GroupCall.CLOSE_LOBBY:
+            return await self._close_lobby(match, shown, tr)
+        assert current.game is not None
+        if step.call is GroupCall.STOP_BOARD:
+            assert shown.board.message_id is not None
+            view = view_for(current.game, None, shown.board.round_number)
+            caption = _with_line(board_text(view, tr), tr("The game was stopped."))
+            return await api.edit_caption(self.bot, match.chat_id, shown.board.message_id, caption)
+        if step.call is GroupCall.FINAL:
+            view = view_for(current.game)
+            picture = await asyncio.to_thread(render_final, view, tr)
+            return await api.send_photo(
+                self.bot,
+                match.chat_id,
+                picture,
+                final_text(view, tr),
+                thread_id=match.thread_id,
+                markup=keyboards.final(match, tr),
+            )
+        return await self._show_board(current, shown, step, tr)
+
+    async def _close_lobby(self, match: Match, shown: GroupDelivery, tr: Translator) -> Result:
+        assert shown.lobby_message_id is not None
+        if match.status == "cancelled":
+            return await api.edit_text(
+                self.bot,
+                match.chat_id,
+                shown.lobby_message_id,
+                tr("The game was cancelled."),
+                priority=Priority.BOARD,
+            )
+        result = await api.delete(
+            self.bot, match.chat_id, shown.lobby_message_id, priority=Priority.BOARD
+        )
+        if result.outcome is Outcome.FAILED:  # no right to delete: say it started instead
+            result = await api.edit_text(
+                self.bot,
+                match.chat_id,
+                shown.lobby_message_id,
+                tr("The game has started."),
+                priority=Priority.BOARD,
+            )
+        return result
+
+    async def _show_board(
+        self, current: Current, shown: GroupDelivery, step: GroupStep, tr: Translator
+    ) -> Result:
+        match, game = current.match, current.game
+        assert game is not None
+        number = step.round_number
+        round_over = number < game.round.number or match.status == "over"
+        finishing = step.call is GroupCall.FINISH_BOARD or (
+            step.call is GroupCall.NEW_BOARD and round_over
+        )
+        view = view_for(game, None, number)
+        caption = board_caption(match, game, view, tr, shown, number, finishing)
+        picture = await asyncio.to_thread(render_board, view, tr)
+        markup = None if finishing else keyboards.board(match, tr)
+        if step.call is GroupCall.NEW_BOARD:
+            return await api.send_photo(
+                self.bot, match.chat_id, picture, caption, thread_id=match.thread_id, markup=markup
+            )
+        assert shown.board.message_id is not None
+        return await api.edit_photo(
+            self.bot, match.chat_id, shown.board.message_id, picture, caption, markup=markup
+        )
+
+
+def _apply_result(
+    shown: GroupDelivery,
+    match: Match,
+    game: Game | None,
+    step: GroupStep,
+    result: Result,
+    actions: int,
+) -> None:
+    """What a call that Telegram answered changed in the group's record."""
+    gone = result.outcome is Outcome.GONE
+    ok = result.ok
+    call = step.call
+    if call is GroupCall.POST_LOBBY and ok:
+        shown.lobby_message_id = result.message_id
+        shown.lobby_shows = match.lobby_rev
+    elif call is GroupCall.EDIT_LOBBY:
+        if gone:
+            shown.lobby_message_id = None  # deleted by someone: post it again
+        elif ok:
+            shown.lobby_shows = max(shown.lobby_shows, match.lobby_rev)
+    elif call is GroupCall.CLOSE_LOBBY and (ok or gone):
+        shown.lobby_closed = True
+    elif call is GroupCall.STOP_BOARD and (ok or gone):
+        shown.board.finished = True
+    elif call is GroupCall.FINAL and ok:
+        shown.final_message_id = result.message_id or 0
+    elif call in (GroupCall.NEW_BOARD, GroupCall.EDIT_BOARD, GroupCall.FINISH_BOARD):
+        if gone:  # deleted by someone: post a new one
+            shown.board.message_id = None
+            return
+        if not ok or game is None:
+            return
+        if call is GroupCall.NEW_BOARD:
+            shown.board.message_id = result.message_id
+        round_over = step.round_number < game.round.number or match.status == "over"
+        shown.board.shows_version = game.version
+        shown.board.shows_actions = actions
+        shown.board.finished = call is GroupCall.FINISH_BOARD or (
+            call is GroupCall.NEW_BOARD and round_over
+        )
+        shown.notes_shown = match.notes_total
+
+
+def board_caption(
+    match: Match,
+    game: Game,
+    view: SeatView,
+    tr: Translator,
+    shown: GroupDelivery,
+    round_number: int,
+    finishing: bool,
+) -> str:
+    """The board text, the moves since the last picture (of that round) and the events since."""
+    base = board_text(view, tr)
+    notes = match.notes_since(shown.notes_shown)
+    extra = [html.escape(note) for note in notes]
+    same_board = shown.board.round_number == round_number
+    already = shown.board.shows_actions if same_board else 0
+    entries = game.rounds[round_number - 1].moves[already:]
+    if len(entries) > 1 and not finishing:  # the board text already names the last one
+        described = [texts.describe_entry(tr, view, e) for e in entries[-RECENT_SHOWN:]]
+        if len(entries) > RECENT_SHOWN:
+            described.insert(0, "…")
+        extra.insert(0, html.escape(tr("Since the last picture:")) + " " + "; ".join(described))
+    # Whole lines only: cutting Telegram HTML mid-tag would break the caption.
+    while extra and len(base) + sum(len(part) + 2 for part in extra) > CAPTION_LIMIT:
+        extra.pop(0 if len(extra) > len(notes) else -1)
+    return "\n\n".join([base, *extra])
+
+
+def _with_line(caption: str, line: str) -> str:
+    """`line` first, then as much of the caption as still fits, in whole lines."""
+    lines = [f"<b>{html.escape(line)}</b>", *caption.split("\n")]
+    while len("\n".join(lines)) > CAPTION_LIMIT and len(lines) > 1:
+        lines.pop()
+    return "\n".join(lines)

@@ -1,0 +1,224 @@
+"""Bringing a player's private chat in line with his seat: one hand message with live buttons.
+
+The seat to act gets a new message with buttons when his turn begins (so Telegram
+notifies him); it is edited in place while his turn goes on (a draw) and when it
+ends (the buttons go). Earlier hand messages keep what they showed, without
+buttons. A send that got no answer may still have arrived: the next one that
+lands tells us its message id, and every id in between that could be a copy of
+ours has its buttons taken off. A message someone deleted is sent anew.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable
+
+from telegram import Bot
+
+from bot.delivery.group import BACKOFF, CLAIM_LEASE
+from bot.delivery.liveness import Liveness
+from bot.delivery.plan import HandCall, HandStep, HandWant, hand_step, hand_want
+from bot.game.service import GameService
+from bot.i18n import translator
+from bot.render import render_hand
+from bot.storage.models import Claim, HandDelivery, Match
+from bot.storage.store import Store, Stored, commit
+from bot.telegram import api, keyboards, texts
+from bot.telegram.api import Outcome, Result
+from bot.telegram.budget import Priority
+from engine import Game, Table, view_for
+
+log = logging.getLogger(__name__)
+
+CALLS_PER_PASS = 8
+COPIES_CHECKED = 10  # ids after an unanswered send that may be copies of it, at most
+
+
+class HandConverger:
+    def __init__(
+        self,
+        bot: Bot,
+        service: GameService,
+        liveness: Liveness,
+        clock: Callable[[], float],
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.store: Store = service.store
+        self.liveness = liveness
+        self.clock = clock
+
+    async def run(self, chat_id: int, thread_id: int | None, seat: int) -> float | None:
+        """Make the calls this seat's private chat needs now; when to look again."""
+        key = self.store.keys.hand(chat_id, thread_id, seat)
+        for _ in range(CALLS_PER_PASS):
+            stored_match, stored = await self.store.read_hand(chat_id, thread_id, seat)
+            match = stored_match.value
+            if match is None or seat >= len(match.seats):
+                return None
+            user_id = match.seats[seat].user_id
+            if user_id is None:
+                return None
+            shown = stored.value
+            if shown is None or shown.game_id != match.id:
+                shown = HandDelivery(game_id=match.id)
+            game = self.service._engine_game(match)
+            want = hand_want(match, game, seat)
+            step = hand_step(want, shown, match.seats[seat].hand_requests)
+            if step is None:
+                return None
+            now = self.clock()
+            if shown.claim is not None and await self._held(shown.claim, now):
+                return now + 1.0
+            claimed = await self._claim(key, stored, shown, step, now)
+            if claimed is None:
+                continue
+            result = await self._perform(match, game, seat, user_id, shown, step, want)
+            retry = await self._record(key, claimed, match, seat, step, want, result)
+            if retry is not None:
+                return retry
+        return self.clock()
+
+    async def _held(self, claim: Claim, now: float) -> bool:
+        if now - claim.since >= CLAIM_LEASE:
+            return False
+        return await self.liveness.alive(claim.by)
+
+    async def _claim(
+        self,
+        key: str,
+        stored: Stored[HandDelivery],
+        shown: HandDelivery,
+        step: HandStep,
+        now: float,
+    ) -> Stored[HandDelivery] | None:
+        await self.liveness.beat()
+        claimed = shown.model_copy(deep=True)
+        claimed.rev += 1
+        claimed.claim = Claim(key=step.call.value, by=self.liveness.process_id, since=now)
+        written = await self.store.write(key, stored, claimed)
+        if written is False:
+            return None
+        return Stored(claimed, written)  # type: ignore[arg-type]
+
+    async def _perform(
+        self,
+        match: Match,
+        game: Game | None,
+        seat: int,
+        user_id: int,
+        shown: HandDelivery,
+        step: HandStep,
+        want: HandWant | None,
+    ) -> Result:
+        if step.call is HandCall.STRIP:
+            assert step.message_id is not None
+            return await api.edit_markup(
+                self.bot, user_id, step.message_id, None, priority=Priority.OTHER
+            )
+        assert game is not None and want is not None
+        tr = translator(match.seats[seat].lang)
+        view = view_for(game, seat)
+        if not want.live:
+            # A hand that waits is not edited at every move: it shows only what stays true
+            # until his turn (his tiles), not whose turn it is or the ends.
+            view = dataclasses.replace(view, turn=None, table=Table(), legal=())
+        caption = texts.hand_caption(match, view, tr, want.live)
+        picture = await asyncio.to_thread(render_hand, view, tr)
+        markup = keyboards.hand(match, view, tr) if want.live else None
+        priority = Priority.HAND if want.live else Priority.OTHER
+        if step.call is HandCall.SEND:
+            return await api.send_photo(
+                self.bot, user_id, picture, caption, markup=markup, priority=priority
+            )
+        assert step.message_id is not None
+        return await api.edit_photo(
+            self.bot, user_id, step.message_id, picture, caption, markup=markup, priority=priority
+        )
+
+    async def _record(
+        self,
+        key: str,
+        claimed: Stored[HandDelivery],
+        match: Match,
+        seat: int,
+        step: HandStep,
+        want: HandWant | None,
+        result: Result,
+    ) -> float | None:
+        owner = self.liveness.process_id
+        requests = match.seats[seat].hand_requests
+
+        def apply(current: HandDelivery | None) -> HandDelivery | None:
+            shown = current or HandDelivery(game_id=match.id)
+            if shown.game_id != match.id:
+                return shown
+            if shown.claim is not None and shown.claim.by == owner:
+                shown.claim = None
+            shown.rev += 1
+            _apply_result(shown, step, want, requests, result)
+            return shown
+
+        recorded = await commit(self.store, key, claimed, HandDelivery, apply)
+        now = self.clock()
+        outcome = result.outcome
+        if outcome is Outcome.RETRY:
+            return now + max(result.retry_after, 0.1)
+        if outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
+            return now + BACKOFF.after(recorded.failures if recorded is not None else 1)
+        if outcome is Outcome.FORBIDDEN:
+            await self.service.player_blocked(match.chat_id, match.thread_id, match.id, seat)
+            return None
+        return None
+
+
+def _apply_result(
+    shown: HandDelivery,
+    step: HandStep,
+    want: HandWant | None,
+    requests: int,
+    result: Result,
+) -> None:
+    """What a call that Telegram answered (or not) changed in the seat's record."""
+    outcome = result.outcome
+    if step.call is HandCall.STRIP:
+        if outcome in (Outcome.OK, Outcome.GONE, Outcome.FAILED):
+            # Done, gone, or not ours to edit (a message of his own among the ids checked).
+            shown.stale = [m for m in shown.stale if m != step.message_id]
+            shown.failures = 0
+        else:
+            shown.failures += 1
+        return
+    if outcome is Outcome.FORBIDDEN:
+        shown.closed = True  # he blocked the bot: nothing more goes there
+        shown.message_id = None
+        return
+    if outcome is Outcome.GONE:
+        shown.message_id = None  # deleted by him: the next step sends it anew
+        shown.shows = ""
+        return
+    if outcome is Outcome.UNCERTAIN and step.call is HandCall.SEND:
+        if shown.uncertain_after is None:
+            shown.uncertain_after = shown.known_max
+        shown.failures += 1
+        return
+    if not result.ok or want is None:
+        shown.failures += 1
+        return
+    shown.failures = 0
+    if step.call is HandCall.SEND:
+        new_id = result.message_id
+        if new_id is not None:
+            if shown.message_id is not None and shown.live and shown.message_id != new_id:
+                shown.stale.append(shown.message_id)
+            if shown.uncertain_after is not None:
+                first = max(shown.uncertain_after + 1, new_id - COPIES_CHECKED)
+                shown.stale += [m for m in range(first, new_id) if m not in shown.stale]
+                shown.uncertain_after = None
+            shown.message_id = new_id
+            shown.known_max = max(shown.known_max, new_id)
+        shown.requests_seen = requests
+    shown.shows = want.shows
+    shown.live = want.live

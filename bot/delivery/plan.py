@@ -1,0 +1,176 @@
+"""What a chat's messages should show, and the next call that brings them closer.
+
+Pure functions of the stored match and what the delivery records say Telegram
+last confirmed: they decide, `group` and `hands` do. Each returns one call at a
+time, so a pass can stop after any call and the next pass goes on from there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.storage.models import GroupDelivery, HandDelivery, Match
+from engine import Game
+
+BURST = 3  # board calls allowed in a burst; then one per interval
+LOBBY_GAP = 1.0  # seconds between lobby edits: a burst of presses shows up in one edit
+
+
+class GroupCall(StrEnum):
+    POST_LOBBY = "post_lobby"
+    EDIT_LOBBY = "edit_lobby"
+    CLOSE_LOBBY = "close_lobby"
+    NEW_BOARD = "new_board"
+    EDIT_BOARD = "edit_board"
+    FINISH_BOARD = "finish_board"  # the round is over: its board shows how it ended, for good
+    STOP_BOARD = "stop_board"  # the game was stopped
+    FINAL = "final"  # the final table
+
+
+LOBBY_CALLS = {GroupCall.POST_LOBBY, GroupCall.EDIT_LOBBY}
+
+
+@dataclass(frozen=True)
+class GroupStep:
+    """The next call the group needs; `key` names it for the claim."""
+
+    call: GroupCall
+    key: str
+    round_number: int = 0  # the round a board call is for
+
+
+def group_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupStep | None:
+    """What the group's messages still miss, one call at a time (None: up to date)."""
+    if match.status == "lobby":
+        if shown.lobby_message_id is None:
+            return GroupStep(GroupCall.POST_LOBBY, f"post_lobby:{match.lobby_rev}")
+        if shown.lobby_shows != match.lobby_rev:
+            return GroupStep(GroupCall.EDIT_LOBBY, f"lobby:{match.lobby_rev}")
+        return None
+    if shown.lobby_message_id is not None and not shown.lobby_closed:
+        return GroupStep(GroupCall.CLOSE_LOBBY, "close_lobby")
+    board = shown.board
+    if match.status == "cancelled":
+        if board.message_id is not None and not board.finished:
+            return GroupStep(GroupCall.STOP_BOARD, f"stop:{board.round_number}")
+        return None
+    if game is None:
+        return None
+    current = game.round.number
+    number = board.round_number
+    if board.message_id is None:
+        return GroupStep(GroupCall.NEW_BOARD, f"new:{number}", number)
+    over = match.status == "over"
+    if not board.finished and (number < current or over):
+        return GroupStep(GroupCall.FINISH_BOARD, f"finish:{number}", number)
+    if board.finished and number < current:
+        # Every round gets its board, even one that began and ended while the group's
+        # pace held us back: it is posted showing how that round ended.
+        return GroupStep(GroupCall.NEW_BOARD, f"new:{number + 1}", number + 1)
+    if not board.finished and board.shows_version != game.version:
+        return GroupStep(GroupCall.EDIT_BOARD, f"edit:{game.version}", number)
+    if over and shown.final_message_id is None:
+        return GroupStep(GroupCall.FINAL, "final")
+    return None
+
+
+def next_group_call(
+    calls: list[float], now: float, interval: float, per_minute: int, step: GroupStep
+) -> float:
+    """The earliest time the group may get this call from us.
+
+    A board call waits for the pace (a burst, then one per `interval`), so moves that
+    come faster are shown together; a lobby call only waits `LOBBY_GAP` after the
+    previous call, so a press shows within a second or so. Nothing ever goes over
+    `per_minute` (the call budget enforces Telegram's limit across processes too;
+    this keeps our own calls from using all of it).
+    """
+    recent = sorted(t for t in calls if now - t < 60)
+    earliest = now
+    if len(recent) >= per_minute:
+        earliest = max(earliest, recent[-per_minute] + 60)
+    if step.call in LOBBY_CALLS:
+        if recent:
+            earliest = max(earliest, recent[-1] + LOBBY_GAP)
+        return earliest
+    window = interval * BURST
+    in_window = [t for t in recent if now - t < window]
+    if len(in_window) >= BURST:
+        earliest = max(earliest, in_window[-BURST] + window)
+    return earliest
+
+
+@dataclass(frozen=True)
+class HandWant:
+    """What a seat's hand message should show."""
+
+    shows: str  # compared with HandDelivery.shows: equal means nothing to do
+    live: bool  # with buttons (the seat must act)
+    turn: str = ""  # for a live hand: which turn it is (a new turn gets a new message)
+    # Send it even if the seat has no message yet (not so for a seat the computer plays
+    # from the start of its time in private, nor for a game stopped before it began there).
+    send_if_missing: bool = True
+
+
+def turn_start(game: Game) -> int:
+    """Where in the round's moves the current turn began (draws keep the turn)."""
+    moves = game.round.moves
+    turn = game.round.turn
+    start = len(moves)
+    while start > 0 and moves[start - 1].seat == turn and moves[start - 1].text == "draw":
+        start -= 1
+    return start
+
+
+def hand_want(match: Match, game: Game | None, seat_index: int) -> HandWant | None:
+    """What seat `seat_index` should see in private (None: nothing is sent to it)."""
+    if game is None or seat_index >= len(match.seats):
+        return None
+    seat = match.seats[seat_index]
+    if seat.user_id is None:
+        return None
+    rnd = game.round
+    if match.status == "playing" and game.turn == seat_index and not seat.computer:
+        turn = f"{rnd.number}:{turn_start(game)}"
+        # The buttons name the group: a group that became a supergroup needs new ones.
+        return HandWant(f"A:{turn}:{game.version}:{match.chat_id}", True, turn)
+    hand = " ".join(str(t) for t in sorted(rnd.hands[seat_index], reverse=True))
+    who = "c" if seat.computer else "h"
+    wanted = not seat.computer and match.status != "cancelled"
+    return HandWant(f"P:{match.status}:{rnd.number}:{who}:{hand}", False, "", wanted)
+
+
+class HandCall(StrEnum):
+    STRIP = "strip"  # take the buttons off an older message of ours
+    SEND = "send"  # a new message (it notifies the player)
+    EDIT = "edit"  # the same message, changed in place
+
+
+@dataclass(frozen=True)
+class HandStep:
+    call: HandCall
+    message_id: int | None = None
+
+
+def hand_step(want: HandWant | None, shown: HandDelivery, requests: int) -> HandStep | None:
+    """The next call the seat's private chat needs (None: it shows what it should)."""
+    if shown.closed:
+        return None
+    if shown.stale:
+        return HandStep(HandCall.STRIP, shown.stale[0])
+    if want is None:
+        return None
+    if requests > shown.requests_seen:
+        return HandStep(HandCall.SEND)  # "My tiles": a new message, whatever it shows
+    if shown.uncertain_after is not None:
+        # A send got no answer and may have arrived: only a new message that lands tells
+        # which ids in between could be copies of it (to take their buttons off).
+        return HandStep(HandCall.SEND)
+    if shown.shows == want.shows:
+        return None
+    if shown.message_id is None:
+        return HandStep(HandCall.SEND) if want.send_if_missing else None
+    if want.live and not shown.shows.startswith(f"A:{want.turn}:"):
+        return HandStep(HandCall.SEND)  # his turn begins: a new message, so he is notified
+    return HandStep(HandCall.EDIT, shown.message_id)

@@ -1,0 +1,46 @@
+"""The lobby's options and actions: what a lobby button may ask for, and the values offered."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from engine.variants import ruleset
+
+MAX_SEATS = 4
+MIN_SEATS = 2
+TURN_CHOICES = (30, 60, 90, 180, 300)
+TARGET_CHOICES = {2: (25, 50, 100), 3: (25, 50, 100), 4: (20, 40, 100)}
+
+
+class LobbyAction(StrEnum):
+    """What a lobby button asks for (the value is its code in callback data)."""
+
+    ADD_EASY = "ce"
+    ADD_STRONG = "cs"
+    LEAVE = "lv"
+    START = "st"
+    CANCEL = "cx"
+    VARIANT = "v"  # with the game to switch to
+    TARGET = "t"  # with the target to set
+    TIME = "tm"  # with the seconds per move to set
+
+
+# Options whose button carries the value it sets: a press on a lobby that had not
+# caught up yet sets what the user saw offered, and pressing twice changes nothing.
+LOBBY_OPTIONS = {LobbyAction.VARIANT, LobbyAction.TARGET, LobbyAction.TIME}
+
+
+def target_choices(variant: str, players: int) -> tuple[int, ...]:
+    """The targets the lobby offers (the rules' default first); () if the game has none."""
+    default = ruleset(variant).default_target(max(players, MIN_SEATS))
+    if variant != "fives" or default is None:
+        return ()
+    return (default, *TARGET_CHOICES[min(max(players, MIN_SEATS), MAX_SEATS)][1:])
+
+
+def next_option(choices: tuple[Any, ...], current: Any) -> Any:
+    """The option after `current` (the first one if `current` is not offered)."""
+    if current not in choices:
+        return choices[0]
+    return choices[(choices.index(current) + 1) % len(choices)]

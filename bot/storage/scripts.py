@@ -1,0 +1,104 @@
+"""The Lua scripts the store runs in Redis: each does its read-and-write in one round trip.
+
+Scripts rather than WATCH/MULTI: one command instead of five, nothing to retry
+but a lost compare-and-set, and they run the same on one server and in a
+cluster (every script's keys share a hash tag, so one slot).
+"""
+
+from __future__ import annotations
+
+# Set (or delete) a record if it still holds exactly what the caller read.
+# KEYS[1]: the record; KEYS[2] (optional): a second key written with it.
+# ARGV: [1] '1' if it was there ('0': absent), [2] the value read, [3] the new value
+# ('' deletes it), [4] its ttl in seconds, [5] [6] the second key's value and ttl.
+COMPARE_AND_SET = """
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current ~= ARGV[2] then return 0 end
+elseif current then
+  return 0
+end
+if ARGV[3] == '' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[4])
+end
+if KEYS[2] then redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[6]) end
+return 1
+"""
+
+# Note a game as due at ARGV[2] (ms) unless it is due earlier already; returns its due time.
+DUE_NOTE = """
+redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
+return redis.call('ZSCORE', KEYS[1], ARGV[1])
+"""
+
+# Take the games due by ARGV[1] (ms), at most ARGV[3]: each is pushed to now + ARGV[2]
+# (a lease: if the taker dies, it is due again then). Returns the games, the lease's
+# time and the earliest due time left (or '').
+DUE_TAKE = """
+local now = tonumber(ARGV[1])
+local found = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
+local lease = now + tonumber(ARGV[2])
+for _, member in ipairs(found) do redis.call('ZADD', KEYS[1], lease, member) end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {found, lease, first[2] or ''}
+"""
+
+# After working on a game: if its due time is still the one the worker started from
+# (ARGV[2]), set it to what is due next (ARGV[3], '' for nothing); if someone noted an
+# earlier time meanwhile, keep the earlier of the two.
+DUE_SETTLE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and ARGV[2] ~= '' and tonumber(score) == tonumber(ARGV[2]) then
+  if ARGV[3] == '' then
+    redis.call('ZREM', KEYS[1], ARGV[1])
+  else
+    redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  end
+elseif ARGV[3] ~= '' then
+  redis.call('ZADD', KEYS[1], 'LT', ARGV[3], ARGV[1])
+end
+return 1
+"""
+
+# One call to Telegram from the token's budget, for every process at once.
+# KEYS: [1] the token's recent calls, [2] the chat's recent calls, [3] the chat's pause,
+# [4] the bot's pause. ARGV: [1] now (ms), [2] calls allowed in the token's window,
+# [3] that window (ms), [4] calls allowed in the chat's window (0: no chat limit),
+# [5] that window (ms), [6] a unique name for this call.
+# Returns {0, 0} when the call may go (it is counted), else {ms to wait, why}: why is
+# 1 for the token's window, 2 for the chat's window or pause, 3 for the bot's pause.
+BUDGET_TAKE = """
+local now = tonumber(ARGV[1])
+local paused = redis.call('PTTL', KEYS[4])
+if paused > 0 then return {paused, 3} end
+paused = redis.call('PTTL', KEYS[3])
+if paused > 0 then return {paused, 2} end
+local chat_limit = tonumber(ARGV[4])
+local chat_window = tonumber(ARGV[5])
+if chat_limit > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - chat_window)
+  local count = redis.call('ZCARD', KEYS[2])
+  if count >= chat_limit then
+    local first = count - chat_limit
+    local leaving = redis.call('ZRANGE', KEYS[2], first, first, 'WITHSCORES')
+    return {math.max(1, tonumber(leaving[2]) + chat_window - now), 2}
+  end
+end
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count >= limit then
+  local leaving = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
+  return {math.max(1, tonumber(leaving[2]) + window - now), 1}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[6])
+redis.call('PEXPIRE', KEYS[1], window * 2)
+if chat_limit > 0 then
+  redis.call('ZADD', KEYS[2], now, ARGV[6])
+  redis.call('PEXPIRE', KEYS[2], chat_window * 2)
+end
+return {0, 0}
+"""

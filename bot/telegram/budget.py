@@ -1,0 +1,315 @@
+"""The bot token's call budget, shared by every process through Redis, spent by priority.
+
+Telegram allows a bot token about 30 calls a second, and each group 20 a minute,
+whatever the kind of call and whichever process makes it. Every call that sends,
+edits or deletes a message takes its place here first (python-telegram-bot hands
+each request to `process_request`); answers to button presses and reads don't
+count, as on Telegram.
+
+In Redis one short script counts both windows at once (the token's last second,
+the group's last minute) and either counts the call or says how long to wait.
+A library such as `limits` keeps one window per call and would spend a call of
+the token's second on a call that the group's minute then refuses; nor can it
+give one class of call a smaller share of the same window.
+
+In each process one dispatcher hands the budget out: answers to a press first,
+then, in turns weighted 4:2:1, the hand of the player who must act, the group
+boards (oldest first, so every group gets its turn however many play), and the
+rest. A group whose minute is used up, or which Telegram told to wait (429),
+waits alone; only a wait Telegram names for the whole bot stops everyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from datetime import timedelta
+from enum import IntEnum
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+from bot.storage.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class Priority(IntEnum):
+    ANSWER = 0  # a direct reply to someone's press or command
+    HAND = 1  # the hand of the player who must act
+    BOARD = 2  # a group's board, lobby and final table
+    OTHER = 3  # hands of players who wait, cleaning up, notices
+
+
+# Every Bot API method that changes what a chat shows; all of them count, as on Telegram.
+COUNTED_METHODS = frozenset(
+    {
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+        "sendMediaGroup",
+        "sendChatAction",
+        "copyMessage",
+        "forwardMessage",
+        "editMessageText",
+        "editMessageCaption",
+        "editMessageMedia",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+        "deleteMessages",
+        "pinChatMessage",
+        "unpinChatMessage",
+        "unpinAllChatMessages",
+    }
+)
+
+WEIGHTS = {Priority.HAND: 4, Priority.BOARD: 2, Priority.OTHER: 1}
+# Of the token's calls a second, the share each class may use; what is left over is
+# there for the classes above it, also when they are in another process.
+TOKEN_SHARE = {Priority.ANSWER: 1.0, Priority.HAND: 1.0, Priority.BOARD: 0.9, Priority.OTHER: 0.8}
+# Of a group's calls a minute: replies and notices leave the last few to the board.
+GROUP_SHARE = {Priority.ANSWER: 0.85, Priority.HAND: 1.0, Priority.BOARD: 1.0, Priority.OTHER: 0.75}
+# The windows are a little longer than Telegram's, so that calls that leave here on
+# time and arrive a few milliseconds apart in another order still keep to the limit.
+TOKEN_WINDOW = 1.05
+GROUP_WINDOW = 61.0
+PAUSE_ALL_CHATS = 3  # 429s for this many chats within a second: the whole bot waits
+BACKLOG_DECAY = 0.2  # weight of the newest wait in the backlog's moving average
+
+
+@dataclass
+class _Waiter:
+    chat_id: int | None
+    priority: Priority
+    since: float
+    future: asyncio.Future[None] = field(repr=False)
+
+
+class CallBudget(BaseRateLimiter[Priority]):
+    """python-telegram-bot's rate limiter, backed by the shared budget in Redis."""
+
+    def __init__(
+        self,
+        per_second: int = 30,
+        group_per_minute: int = 20,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.per_second = per_second
+        self.group_per_minute = group_per_minute
+        self.clock = clock
+        self.store: Store | None = None  # set once Redis is connected (until then: no limit)
+        self._queues: dict[Priority, deque[_Waiter]] = {p: deque() for p in Priority}
+        self._passes: dict[Priority, float] = {p: 0.0 for p in Priority}
+        self._chat_ready: dict[int, float] = {}  # chats that wait for their window or a 429
+        self._recent_429: deque[tuple[float, int | None]] = deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._names = itertools.count()
+        self._prefix = uuid.uuid4().hex[:8]
+        self._backlog = 0.0
+        self._closed = False
+        self.granted = 0
+        self.waits_for_window = 0
+
+    # -- BaseRateLimiter ------------------------------------------------------------
+
+    async def initialize(self) -> None:
+        self._closed = False
+
+    async def shutdown(self) -> None:
+        self._closed = True  # calls still made while shutting down go unmetered
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for queue in self._queues.values():
+            for waiter in queue:
+                if not waiter.future.done():
+                    waiter.future.cancel()
+            queue.clear()
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: Priority | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        if endpoint not in COUNTED_METHODS or self.store is None or self._closed:
+            return await callback(*args, **kwargs)
+        chat_id = _chat_id(data.get("chat_id"))
+        await self.acquire(chat_id, Priority.ANSWER if rate_limit_args is None else rate_limit_args)
+        try:
+            return await callback(*args, **kwargs)
+        except RetryAfter as exc:
+            await self.told_to_wait(chat_id, _seconds(exc.retry_after))
+            raise
+
+    # -- the budget -------------------------------------------------------------------
+
+    async def acquire(self, chat_id: int | None, priority: Priority) -> None:
+        """Until this process may make one call to `chat_id` (it is then counted)."""
+        loop = asyncio.get_running_loop()
+        queue = self._queues[priority]
+        if not queue and priority in WEIGHTS:
+            # A class that had nothing to do does not get the turns it missed.
+            busy = [self._passes[p] for p in WEIGHTS if self._queues[p]]
+            if busy:
+                self._passes[priority] = max(self._passes[priority], min(busy))
+        waiter = _Waiter(chat_id, priority, self.clock(), loop.create_future())
+        queue.append(waiter)
+        self._ensure_dispatcher()
+        self._wake.set()
+        try:
+            await waiter.future
+        except asyncio.CancelledError:
+            with contextlib.suppress(ValueError):
+                queue.remove(waiter)
+            raise
+
+    async def told_to_wait(self, chat_id: int | None, seconds: float) -> None:
+        """Telegram answered 429: that chat waits (the whole bot, if many chats got one)."""
+        if self.store is None:
+            return
+        now = self.clock()
+        self._recent_429.append((now, chat_id))
+        while self._recent_429 and now - self._recent_429[0][0] > 1.0:
+            self._recent_429.popleft()
+        chats = {chat for _, chat in self._recent_429}
+        everyone = chat_id is None or len(chats) >= PAUSE_ALL_CHATS
+        log.warning(
+            "flood control: %s waits %.1f s", "the bot" if everyone else f"chat {chat_id}", seconds
+        )
+        await self.store.pause_budget(None if everyone else chat_id, seconds)
+        if chat_id is not None:
+            self._chat_ready[chat_id] = now + seconds
+
+    def backlog(self) -> float:
+        """Seconds a hand has lately waited for the budget (0 while it is not used up)."""
+        return self._backlog if self._backlog > 0.05 else 0.0
+
+    def queued(self) -> int:
+        return sum(len(q) for q in self._queues.values())
+
+    # -- the dispatcher -----------------------------------------------------------------
+
+    def _ensure_dispatcher(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._dispatch(), name="domino-call-budget"
+            )
+
+    async def _dispatch(self) -> None:
+        while True:
+            waiter = self._next()
+            if waiter is None:
+                self._wake.clear()
+                await self._sleep_until_ready()
+                continue
+            try:
+                await self._grant(waiter)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis failing: let the call go rather than hang it
+                log.warning("call budget unavailable (%r): the call goes unmetered", exc)
+                self._release(waiter)
+                await asyncio.sleep(0.1)
+
+    async def _grant(self, waiter: _Waiter) -> None:
+        assert self.store is not None
+        while not waiter.future.done():
+            now = self.clock()
+            group = waiter.chat_id is not None and waiter.chat_id < 0
+            limit = max(1, int(self.per_second * TOKEN_SHARE[waiter.priority]))
+            chat_limit = (
+                max(1, int(self.group_per_minute * GROUP_SHARE[waiter.priority])) if group else 0
+            )
+            wait_ms, why = await self.store.take_budget(
+                waiter.chat_id,
+                now,
+                limit,
+                TOKEN_WINDOW,
+                chat_limit,
+                GROUP_WINDOW,
+                f"{self._prefix}:{next(self._names)}",
+            )
+            if wait_ms == 0:
+                self._release(waiter)
+                return
+            if why == 2 and waiter.chat_id is not None:
+                # Only this chat waits: put the call back and serve the others meanwhile.
+                self.waits_for_window += 1
+                self._chat_ready[waiter.chat_id] = now + wait_ms / 1000
+                self._queues[waiter.priority].appendleft(waiter)
+                return
+            await asyncio.sleep(wait_ms / 1000)  # the token's second (or a bot-wide 429)
+
+    def _release(self, waiter: _Waiter) -> None:
+        if waiter.future.done():
+            return
+        waited = self.clock() - waiter.since
+        if waiter.priority is Priority.HAND:
+            self._backlog += BACKLOG_DECAY * (waited - self._backlog)
+        self.granted += 1
+        waiter.future.set_result(None)
+
+    def _next(self) -> _Waiter | None:
+        """The next call to serve: answers first, then the weighted turns of the others."""
+        now = self.clock()
+        waiter = self._first_ready(self._queues[Priority.ANSWER], now)
+        if waiter is not None:
+            return waiter
+        for priority in sorted(WEIGHTS, key=lambda p: (self._passes[p], p)):
+            waiter = self._first_ready(self._queues[priority], now)
+            if waiter is not None:
+                self._passes[priority] += 1 / WEIGHTS[priority]
+                return waiter
+        return None
+
+    def _first_ready(self, queue: deque[_Waiter], now: float) -> _Waiter | None:
+        for index, waiter in enumerate(queue):
+            if waiter.future.done():
+                continue
+            ready = self._chat_ready.get(waiter.chat_id) if waiter.chat_id is not None else None
+            if ready is not None and ready > now:
+                continue
+            del queue[index]
+            if ready is not None:
+                del self._chat_ready[waiter.chat_id]  # type: ignore[arg-type]
+            return waiter
+        # Drop cancelled waiters so the queue does not grow.
+        while queue and queue[0].future.done():
+            queue.popleft()
+        return None
+
+    async def _sleep_until_ready(self) -> None:
+        """Until a new call is queued, or the first chat that waits may go on."""
+        pending = [w for q in self._queues.values() for w in q if not w.future.done()]
+        timeout = None
+        if pending:
+            readies = [self._chat_ready.get(w.chat_id, 0.0) for w in pending if w.chat_id]
+            timeout = max(0.005, min(readies, default=self.clock()) - self.clock())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout)
+
+
+def _chat_id(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None  # a channel's @username: not one of ours
+
+
+def _seconds(value: float | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)

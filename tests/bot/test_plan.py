@@ -1,0 +1,255 @@
+"""bot/delivery/plan.py: what the group still misses, how group calls are paced, and what a
+hand message should show next."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.delivery.plan import (
+    BURST,
+    LOBBY_GAP,
+    GroupCall,
+    GroupStep,
+    HandCall,
+    HandStep,
+    group_step,
+    hand_step,
+    hand_want,
+    next_group_call,
+    turn_start,
+)
+from bot.game import computer
+from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
+from engine import DRAW, Game, pack, unpack
+from tests.bot.conftest import position
+
+EPSILON = 1e-6
+BOARD = GroupStep(GroupCall.EDIT_BOARD, "edit:1")
+LOBBY = GroupStep(GroupCall.EDIT_LOBBY, "lobby:1")
+
+
+def a_match(engine_game: Game | None = None, **fields: object) -> Match:
+    seats = [Seat(name=name, user_id=10 + i) for i, name in enumerate(["A", "B", "C", "D"])]
+    players = len(engine_game.players) if engine_game else 2
+    return Match(
+        id="abcdefgh",
+        chat_id=-100,
+        creator_id=10,
+        seats=seats[:players],
+        engine=None if engine_game is None else pack(engine_game),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def played_until(game: Game, done: object) -> Game:
+    """Computers play `game` (a copy) until `done(game)`."""
+    game = game.copy()
+    turn = 0
+    while not done(game):  # type: ignore[operator]
+        computer.turn_moves(game, "easy", turn, 0.01)
+        turn += 1
+    return game
+
+
+def step(match: Match, shown: GroupDelivery) -> GroupStep | None:
+    return group_step(match, None if match.engine is None else unpack(match.engine), shown)
+
+
+# -- group_step -------------------------------------------------------------------------
+
+
+def test_the_lobby_is_posted_then_edited_until_it_shows_its_revision() -> None:
+    match = a_match(lobby_rev=2)
+    assert step(match, GroupDelivery()) == GroupStep(GroupCall.POST_LOBBY, "post_lobby:2")
+    shown = GroupDelivery(lobby_message_id=5, lobby_shows=1)
+    assert step(match, shown) == GroupStep(GroupCall.EDIT_LOBBY, "lobby:2")
+    shown.lobby_shows = 2
+    assert step(match, shown) is None
+
+
+def test_a_started_game_closes_the_lobby_then_posts_and_edits_its_board() -> None:
+    engine_game = Game.new("fives", ["A", "B"], seed=3)
+    match = a_match(engine_game, status="playing")
+    shown = GroupDelivery(lobby_message_id=5)
+    assert step(match, shown) == GroupStep(GroupCall.CLOSE_LOBBY, "close_lobby")
+    shown.lobby_closed = True
+    assert step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:1", 1)
+    shown.board = BoardMessage(message_id=9, round_number=1)
+    assert step(match, shown) == GroupStep(GroupCall.EDIT_BOARD, f"edit:{engine_game.version}", 1)
+    shown.board.shows_version = engine_game.version
+    assert step(match, shown) is None
+
+
+def test_a_new_round_finishes_the_old_board_and_posts_a_new_one() -> None:
+    later = played_until(Game.new("fives", ["A", "B"], seed=11), lambda g: g.round.number == 2)
+    match = a_match(later, status="playing")
+    shown = GroupDelivery(lobby_closed=True)
+    shown.board = BoardMessage(message_id=9, round_number=1, shows_version=3)
+    assert step(match, shown) == GroupStep(GroupCall.FINISH_BOARD, "finish:1", 1)
+    shown.board.finished = True
+    assert step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:2", 2)
+
+
+def test_a_round_that_came_and_went_between_two_calls_still_gets_its_board() -> None:
+    later = played_until(Game.new("fives", ["A", "B"], seed=11), lambda g: g.round.number == 3)
+    match = a_match(later, status="playing")
+    shown = GroupDelivery(lobby_closed=True)
+    shown.board = BoardMessage(message_id=9, round_number=1, finished=True)
+    assert step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:2", 2)  # not straight to 3
+    shown.board = BoardMessage(message_id=10, round_number=2, finished=True)
+    assert step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:3", 3)
+
+
+def test_the_end_finishes_the_board_then_posts_the_final_table() -> None:
+    over = played_until(Game.new("twolane", ["A", "B"], seed=5), lambda g: g.over)
+    match = a_match(over, status="over")
+    shown = GroupDelivery(lobby_closed=True)
+    shown.board = BoardMessage(message_id=9, round_number=1, shows_version=over.version - 2)
+    assert step(match, shown) == GroupStep(GroupCall.FINISH_BOARD, "finish:1", 1)
+    shown.board.finished = True
+    shown.board.shows_version = over.version
+    assert step(match, shown) == GroupStep(GroupCall.FINAL, "final")
+    shown.final_message_id = 12
+    assert step(match, shown) is None
+
+
+def test_a_stopped_game_marks_its_board_once() -> None:
+    match = a_match(Game.new("fives", ["A", "B"], seed=3), status="cancelled")
+    shown = GroupDelivery(lobby_closed=True)
+    assert step(match, shown) is None  # no board was posted
+    shown.board = BoardMessage(message_id=9)
+    assert step(match, shown) == GroupStep(GroupCall.STOP_BOARD, "stop:1")
+    shown.board.finished = True
+    assert step(match, shown) is None
+    cancelled_lobby = a_match(status="cancelled")
+    assert step(cancelled_lobby, GroupDelivery(lobby_message_id=5)) == GroupStep(
+        GroupCall.CLOSE_LOBBY, "close_lobby"
+    )
+
+
+# -- next_group_call --------------------------------------------------------------------
+
+
+def test_a_burst_goes_at_once_then_the_board_waits() -> None:
+    calls: list[float] = []
+    for _ in range(BURST):
+        assert next_group_call(calls, 100.0, 1.0, 20, BOARD) == 100.0
+        calls.append(100.0)
+    assert next_group_call(calls, 100.0, 1.0, 20, BOARD) == 100.0 + BURST * 1.0
+    # The per-minute limit, once reached, holds the group for the rest of the minute.
+    spread = [float(t) for t in range(0, 60, 3)]
+    assert next_group_call(spread, 59.5, 0.1, 20, BOARD) == 60.0
+    assert next_group_call(spread, 61.0, 0.1, 20, BOARD) == 61.0
+
+
+def test_a_lobby_edit_waits_only_a_moment_after_the_last_call() -> None:
+    calls = [100.0, 100.0, 100.0]  # a burst of board-paced calls would hold a board
+    assert next_group_call(calls, 100.2, 3.1, 20, LOBBY) == 100.0 + LOBBY_GAP
+    assert next_group_call(calls, 101.5, 3.1, 20, LOBBY) == 101.5
+    assert next_group_call(calls, 101.5, 3.1, 20, BOARD) == 100.0 + BURST * 3.1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    requests=st.lists(st.floats(0, 400, allow_nan=False), max_size=150),
+    interval=st.floats(0.01, 5),
+    per_minute=st.integers(1, 30),
+    lobby=st.lists(st.booleans(), min_size=150, max_size=150),
+)
+def test_pacing_never_exceeds_the_limits(
+    requests: list[float], interval: float, per_minute: int, lobby: list[bool]
+) -> None:
+    """Callers ask at random times and wait until they may; whatever the times, no minute
+    holds more calls than allowed, board calls keep their pace, and nobody waits when
+    neither limit is reached."""
+    calls: list[tuple[float, bool]] = []
+    for asked, is_lobby in zip(sorted(requests), lobby, strict=False):
+        kind = LOBBY if is_lobby else BOARD
+        now = max(asked, calls[-1][0] if calls else asked)
+        times = [t for t, _ in calls]
+        allowed = next_group_call(times, now, interval, per_minute, kind)
+        if sum(1 for t in times if now - t < 60) >= per_minute:
+            assert allowed > now
+        for _ in range(10):
+            if allowed <= now:
+                break
+            now = allowed
+            allowed = next_group_call(times, now, interval, per_minute, kind)
+        assert allowed <= now
+        calls.append((now, is_lobby))
+    times = [t for t, _ in calls]
+    for i in range(len(times)):
+        if i + per_minute < len(times):
+            assert times[i + per_minute] - times[i] >= 60 - EPSILON
+
+
+# -- hands -----------------------------------------------------------------------------
+
+
+def test_only_the_seat_to_act_has_a_live_hand_and_a_new_turn_is_a_new_message() -> None:
+    engine_game = position(
+        "fives", ["A", "B"], ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"]
+    )
+    match = a_match(engine_game, status="playing")
+    andrey, irina = hand_want(match, engine_game, 0), hand_want(match, engine_game, 1)
+    assert andrey is not None and andrey.live and andrey.turn == "1:0"
+    assert irina is not None and not irina.live
+    assert irina.shows == "P:playing:1:h:5:2 4:2 4:1 3:2 3:1 2:0"
+    shown = HandDelivery(message_id=7, shows=irina.shows)
+    assert hand_step(irina, shown, 0) is None  # up to date
+    engine_game.push(engine_game.parse_move("6:5"))
+    irina = hand_want(match, engine_game, 1)
+    assert irina is not None and irina.live
+    assert hand_step(irina, shown, 0) == HandStep(HandCall.SEND)  # her turn: she is notified
+    shown.shows, shown.live = irina.shows, True
+    assert hand_step(irina, shown, 0) is None
+    assert hand_step(irina, shown, 1) == HandStep(HandCall.SEND)  # "My tiles" pressed
+    match.status = "cancelled"
+    stopped = hand_want(match, engine_game, 1)
+    assert stopped is not None and not stopped.live
+    assert hand_step(stopped, shown, 0) == HandStep(HandCall.EDIT, 7)  # the buttons go
+
+
+def test_drawing_keeps_the_turn_and_its_message() -> None:
+    game = played_until(
+        Game.new("fives", ["A", "B"], seed=1), lambda g: g.over or DRAW in g.legal_moves()
+    )
+    assert not game.over, "no draw in this seed"
+    game.push(DRAW)
+    assert game.turn is not None
+    seat = game.round.turn
+    start = turn_start(game)
+    assert all(m.text == "draw" and m.seat == seat for m in game.round.moves[start:])
+    match = a_match(game, status="playing")
+    want = hand_want(match, game, seat)
+    assert want is not None and want.turn == f"{game.round.number}:{start}"
+    earlier = HandDelivery(message_id=3, shows=f"A:{want.turn}:{game.version - 1}", live=True)
+    assert hand_step(want, earlier, 0) == HandStep(HandCall.EDIT, 3)  # same turn, same message
+
+
+def test_stale_messages_lose_their_buttons_first_and_a_doubtful_send_is_sent_again() -> None:
+    engine_game = Game.new("fives", ["A", "B"], seed=3)
+    match = a_match(engine_game, status="playing")
+    want = hand_want(match, engine_game, engine_game.round.turn)
+    assert want is not None
+    shown = HandDelivery(message_id=8, shows=want.shows, live=True, stale=[5, 6])
+    assert hand_step(want, shown, 0) == HandStep(HandCall.STRIP, 5)
+    shown.stale = []
+    assert hand_step(want, shown, 0) is None
+    shown.uncertain_after = 8  # a later send got no answer: only a new one tells what landed
+    assert hand_step(want, shown, 0) == HandStep(HandCall.SEND)
+    shown.uncertain_after, shown.closed = None, True  # he blocked the bot
+    assert hand_step(want, shown, 5) is None
+
+
+def test_a_computer_seat_gets_no_hand_it_never_had() -> None:
+    engine_game = Game.new("fives", ["A", "B"], seed=3)
+    match = a_match(engine_game, status="playing")
+    match.seats[1].computer = True
+    want = hand_want(match, engine_game, 1)
+    assert want is not None and not want.live
+    assert hand_step(want, HandDelivery(), 0) is None
+    assert hand_step(want, HandDelivery(message_id=4, shows="P:old"), 0) == HandStep(
+        HandCall.EDIT, 4
+    )
