@@ -22,11 +22,6 @@ from bot.telegram.budget import CallBudget
 log = logging.getLogger(__name__)
 
 REDIS_POOL_WAIT = 20.0  # seconds a command waits for a free connection before failing
-# Seconds a Bot API call may take. A send that gets no answer in time may still have
-# arrived: the delivery layer reconciles it rather than sending blindly again.
-TELEGRAM_READ_TIMEOUT = 10.0
-TELEGRAM_WRITE_TIMEOUT = 20.0
-TELEGRAM_POOL_TIMEOUT = 10.0
 
 COMMAND_HELP = {
     "newgame": N_("Start a domino game here"),
@@ -108,10 +103,10 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         .rate_limiter(budget)
         .concurrent_updates(settings.concurrent_updates)
         .connection_pool_size(settings.concurrent_updates + 64)
-        .read_timeout(TELEGRAM_READ_TIMEOUT)
-        .write_timeout(TELEGRAM_WRITE_TIMEOUT)
-        .media_write_timeout(TELEGRAM_WRITE_TIMEOUT)
-        .pool_timeout(TELEGRAM_POOL_TIMEOUT)
+        .read_timeout(settings.telegram_timeout_seconds)
+        .write_timeout(2 * settings.telegram_timeout_seconds)
+        .media_write_timeout(2 * settings.telegram_timeout_seconds)
+        .pool_timeout(settings.telegram_timeout_seconds)
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     # Updates handled at once; the Redis pool is sized with it.
     concurrent_updates: int = Field(default=64, ge=1, le=1024)
     redis_max_connections: int = Field(default=160, ge=4, le=10_000)
+    # Seconds a Bot API call may take before it counts as unanswered (uploads get twice
+    # as long to be sent). An unanswered send may still have arrived: the delivery layer
+    # then reconciles rather than sending blindly again.
+    telegram_timeout_seconds: float = Field(default=10.0, ge=0.2, le=120)
     sweep_interval_seconds: float = Field(default=0.5, gt=0, le=10)
     # A bot started before the network is up tries again (PTB backs off between tries).
     startup_retries: int = Field(default=5, ge=0, le=100)

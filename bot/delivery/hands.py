@@ -81,6 +81,29 @@ class HandConverger:
                 return retry
         return self.clock()
 
+    async def stray(
+        self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
+    ) -> bool:
+        """A press came from an older hand message of this seat that still shows buttons
+        (a copy of an unanswered send, say): it is noted to lose them. False if it is the
+        seat's current message (that one is brought up to date anyway)."""
+        key = self.store.keys.hand(chat_id, thread_id, seat)
+        noted = False
+
+        def apply(shown: HandDelivery | None) -> HandDelivery | None:
+            nonlocal noted
+            noted = False
+            if shown is None or shown.game_id != game_id or message_id == shown.message_id:
+                return shown
+            if message_id not in shown.stale:
+                shown.stale.append(message_id)
+                shown.rev += 1
+            noted = True
+            return shown
+
+        await self.store.change(key, HandDelivery, apply)
+        return noted
+
     async def _held(self, claim: Claim, now: float) -> bool:
         if now - claim.since >= CLAIM_LEASE:
             return False

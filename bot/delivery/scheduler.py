@@ -93,10 +93,7 @@ class Delivery:
         if self._stopping:
             return
         chat = (chat_id, thread_id)
-        work = self._work.get(chat)
-        if work is None:
-            work = self._work[chat] = _ChatWork()
-            self._quiet.clear()
+        work = self._work_on(chat)
         if seen >= 0:
             work.seen = seen
         if current is None:
@@ -108,6 +105,21 @@ class Delivery:
         for index, seat in enumerate(current.match.seats):
             if seat.user_id is not None:
                 self._start(chat, work, f"hand:{index}", self._hand(chat, index))
+
+    async def stray_hand(
+        self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
+    ) -> None:
+        """An old hand message was pressed: if it still has buttons, they go."""
+        if await self.hands.stray(chat_id, thread_id, seat, game_id, message_id):
+            chat = (chat_id, thread_id)
+            self._start(chat, self._work_on(chat), f"hand:{seat}", self._hand(chat, seat))
+
+    def _work_on(self, chat: Chat) -> _ChatWork:
+        work = self._work.get(chat)
+        if work is None:
+            work = self._work[chat] = _ChatWork()
+            self._quiet.clear()
+        return work
 
     def _hand(self, chat: Chat, seat: int) -> Callable[[], Awaitable[float | None]]:
         return lambda: self.hands.run(chat[0], chat[1], seat)

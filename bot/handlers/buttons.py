@@ -174,6 +174,9 @@ async def _hand_button(
         raise Refusal("game_over" if match.status == "over" else "game_gone")
     assert current.game is not None
     if button.version != current.game.version:
+        await d.delivery.stray_hand(
+            button.chat_id, button.thread_id, seat, match.id, message.message_id
+        )
         raise Refusal("stale_button")
     view = view_for(current.game, seat)
     move = _chosen_move(button, view)

@@ -182,6 +182,13 @@ class Harness:
         await run.stop()
         self.running.remove(run)
 
+    async def relaunch(self, **overrides: Any) -> Running:
+        """The bot again, with other settings (what is stored stays)."""
+        for run in list(self.running):
+            await self.stop(run)
+        self.settings = make_settings(self.api, self.redis_url, self.key_prefix, **overrides)
+        return await self.launch(**overrides)
+
     @property
     def deps(self) -> Deps:
         return self.running[0].deps

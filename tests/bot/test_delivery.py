@@ -1,0 +1,305 @@
+"""Delivery under Telegram's limits, its failures and load: the faults seen, one test each.
+
+Each test sets up what was seen (a round board kept in the chat, sends that time out,
+a 429 in one group, a burst of updates, two processes on one token ...) and checks
+what players must see instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+from redis.asyncio import Redis
+from telegram.ext import ExtBot
+
+from bot.delivery.plan import LOBBY_GAP
+from bot.game import computer
+from bot.storage.keys import Keys
+from bot.storage.store import Store
+from bot.telegram import api
+from bot.telegram.budget import CallBudget, Priority
+from engine import Game
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons
+from tests.fakebotapi import FakeBotApi, MessageView
+
+POINTS = re.compile(r"^(?:▶ )?(\S+) — Очки: (-?\d+)", re.M)
+
+
+def totals_in(caption: str | None) -> dict[str, int]:
+    return {name: int(points) for name, points in POINTS.findall(caption or "")}
+
+
+def live_hands(api_: FakeBotApi, user: int) -> list[MessageView]:
+    """The user's private messages from the bot that still have hand buttons."""
+    return [m for m in api_.messages(user, from_bot=True) if hand_buttons(m)]
+
+
+async def play_a_tile(h: Harness, user: int, version: int) -> None:
+    """`user` plays some legal move from his live keyboard of `version`."""
+    hand = await h.hand_for(user, version)
+    buttons = hand_buttons(hand)
+    playable = [b for b in buttons if b.text.startswith("🟢")]
+    choice = (playable or [b for b in buttons if b.callback_data.startswith(("D:", "X:"))])[0]
+    answer = await h.press(user, user, hand.id, choice.callback_data)
+    assert not answer.show_alert, answer
+    if answer.text in ("К какому концу?", "Выберите от двух до четырёх дублей и их концы."):
+        ends = await h.wait(
+            lambda a: (
+                (m := a.message(user, hand.id)).buttons[0].callback_data.startswith("E:") and m
+            ),
+            "the ends",
+        )
+        answer = await h.press(user, user, hand.id, ends.buttons[0].callback_data)
+        assert not answer.show_alert, answer
+
+
+# 1 -----------------------------------------------------------------------------------
+
+
+def fives_into_round_two() -> tuple[Game, Game]:
+    """A seeded fives match: a position in round 1, and the same match just after round 2's
+    opening double scored (so the match totals differ from round 1's)."""
+    game = Game.new("fives", ["Андрей", "Ирина"], seed=1)
+    in_round_one = game.copy()
+    turn = 0
+    while game.round.number == 1 or not any(m.points for m in game.round.moves):
+        if game.round.number == 1:
+            in_round_one = game.copy()
+        computer.turn_moves(game, "easy", turn, 0.01)
+        turn += 1
+    assert game.rounds[0].points != [0, 0] and game.totals != game.rounds[0].points
+    return in_round_one, game
+
+
+async def test_a_kept_round_board_shows_that_rounds_totals_for_good(h: Harness) -> None:
+    table = await h.table("fives")
+    in_round_one, in_round_two = fives_into_round_two()
+    game = await h.set_position(table.chat, in_round_one)
+    first = await table.board_caption("Кон 1")
+    assert game.board.round_number == 1
+    await h.set_position(table.chat, in_round_two)  # round 1 ended, round 2 scored at once
+
+    async def second_board() -> bool:
+        found = await h.game(table.chat)
+        return found.board.round_number == 2 and found.board.message_id is not None
+
+    await h.until(second_board, "the round-2 board")
+    kept = h.api.message(table.chat, first.id)
+    expected = dict(zip(in_round_two.players, in_round_two.rounds[0].points, strict=True))
+    assert totals_in(kept.caption) == expected, kept.caption
+    assert "Кон 1 окончен" in (kept.caption or "") and kept.buttons == []
+    now = await table.board_caption("Кон 2")
+    assert totals_in(now.caption) == dict(
+        zip(in_round_two.players, in_round_two.totals, strict=True)
+    )
+
+
+# 2, 3 ---------------------------------------------------------------------------------
+
+
+async def test_an_unanswered_hand_is_sent_again_and_its_copies_lose_their_buttons(
+    h: Harness,
+) -> None:
+    """Telegram sends Ирина's hand but answers after the bot gave up, twice: the bot tries
+    again until a send is answered, and the copies that arrived meanwhile lose their
+    buttons. She ends up with one live keyboard, soon after Telegram is healthy again."""
+    await h.relaunch(telegram_timeout_seconds=0.5)
+    table = await h.table("fives")
+    andrey, irina = table.users
+    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.settle()
+    h.api.delay_answers("sendPhoto", irina, seconds=1.5, times=2)
+    await play_a_tile(h, andrey, game.version)
+
+    async def one_live_keyboard() -> bool:
+        found = await h.game(table.chat)
+        shown = found.hands[1]
+        live = [m.id for m in live_hands(h.api, irina)]
+        return shown.uncertain_after is None and live == [shown.message_id]
+
+    await h.until(one_live_keyboard, "one live keyboard, the copies stripped", timeout=20)
+    version = f":{game.version + 1}:"
+    sends = [c for c in h.api.calls("sendPhoto", irina) if version in str(c.params)]
+    assert len(sends) == 3  # two answered late, then the one the bot heard back from
+    healthy = max(c.ran + c.delay for c in sends)
+    assert time.monotonic() - healthy < 8
+    stripped = h.api.calls("editMessageReplyMarkup", irina, ok=True)
+    assert len(stripped) >= 2
+    # And the keyboard that landed works.
+    await play_a_tile(h, irina, game.version + 1)
+
+
+# 4 -----------------------------------------------------------------------------------
+
+
+async def test_pressing_as_soon_as_a_hand_arrives_leaves_one_live_keyboard(h: Harness) -> None:
+    table = await h.table("twolane")
+    users = table.users
+    for _ in range(12):
+        game = await table.game()
+        if game.status != "playing":
+            break
+        turn = game.game().turn
+        assert turn is not None
+        await play_a_tile(h, users[turn], game.version)
+    await h.settle()
+    game = await table.game()
+    turn = game.game().turn if game.status == "playing" else None
+    for seat, user in enumerate(users):
+        live = live_hands(h.api, user)
+        if seat == turn:
+            assert [m.id for m in live] == [game.hands[seat].message_id]
+        else:
+            assert live == [], (seat, [m.caption for m in live])
+    # No edit or delete of a message the bot had already dealt with.
+    failed = [c for c in h.api.calls(None, None, ok=False) if c.error_code == 400]
+    assert failed == [], [(c.method, c.description) for c in failed]
+
+
+# 5 -----------------------------------------------------------------------------------
+
+
+async def test_the_lobby_follows_presses_at_once_while_boards_are_paced(h: Harness) -> None:
+    await h.relaunch(group_edit_interval_seconds=20)
+    (a,) = h.people("Андрей")
+    group = h.group(a)
+    lobby = await h.newgame(a, group)
+    for number in (1, 2, 3):
+        edits = h.api.message(group, lobby.id).edit_count
+        pressed = time.monotonic()
+        answer = await h.lobby_button(a, group, lobby, "ce")
+        assert not answer.show_alert
+        await h.wait(
+            lambda api_, e=edits: api_.message(group, lobby.id).edit_count > e, "the lobby edit"
+        )
+        assert time.monotonic() - pressed < LOBBY_GAP + 1.5
+        assert f"{number}. 🤖 Компьютер {number}" in h.api.message(group, lobby.id).content
+
+
+# 6 -----------------------------------------------------------------------------------
+
+
+async def test_a_429_in_one_group_delays_nobody_else(h: Harness) -> None:
+    first, second = await h.table("fives"), await h.table("fives")
+    for table in (first, second):
+        await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.settle()
+    h.api.inject_error("editMessageMedia", first.chat, error_code=429, retry_after=20)
+    started = time.monotonic()
+    await play_a_tile(h, first.users[0], ANDREY_TO_ACT.version)
+    # Ирина's keyboard in the paused group's game comes at once ...
+    await h.hand_for(first.users[1], ANDREY_TO_ACT.version + 1, timeout=5)
+    # ... and the other group's game goes on as usual, board included.
+    await play_a_tile(h, second.users[0], ANDREY_TO_ACT.version)
+    await h.hand_for(second.users[1], ANDREY_TO_ACT.version + 1, timeout=5)
+    await second.board_caption("Ходит: Ирина", timeout=5)
+    assert time.monotonic() - started < 10
+    # The paused group waits as Telegram asked, then its board catches up.
+    assert "Ходит: Андрей" in ((await first.board()).caption or "")
+    edits = h.api.calls("editMessageMedia", first.chat)
+    assert [c.error_code for c in edits][-1] == 429
+
+
+# 7 -----------------------------------------------------------------------------------
+
+
+async def test_a_group_never_gets_more_than_twenty_calls_a_minute(h: Harness) -> None:
+    await h.relaunch(group_messages_per_minute=20, group_edit_interval_seconds=0.05)
+    h.api.set_flood_limits(group_per_minute=20)
+    table = await h.table("twolane")
+    users = table.users
+    commands = 0
+    for _ in range(14):
+        game = await table.game()
+        if game.status != "playing":
+            break
+        turn = game.game().turn
+        assert turn is not None
+        await play_a_tile(h, users[turn], game.version)
+        if commands < 4:
+            h.api.send_text(users[0], table.chat, "/score")
+            commands += 1
+    await asyncio.sleep(1)
+    assert h.api.over_limit_calls(table.chat) == 0
+    assert h.api.max_calls_in_window(table.chat, window=60) <= 20
+
+
+# 8 -----------------------------------------------------------------------------------
+
+
+async def test_a_burst_of_new_games_queues_for_storage_instead_of_failing(h: Harness) -> None:
+    await h.relaunch(redis_max_connections=6, overall_max_rate=1000, concurrent_updates=64)
+    people = h.people(*(f"Игрок {i}" for i in range(120)))
+    groups = [h.group(person) for person in people]
+    sent = [h.api.send_text(p, g, "/newgame") for p, g in zip(people, groups, strict=True)]
+
+    def all_lobbies(api_: FakeBotApi) -> bool:
+        return all(any(m.buttons for m in api_.messages(g, from_bot=True)) for g in groups)
+
+    await h.wait(all_lobbies, "a lobby in every group", timeout=60)
+    for group, message in zip(groups, sent, strict=True):
+        replies = [m for m in h.api.messages(group, from_bot=True) if m.reply_to == message]
+        assert replies == [], [m.text for m in replies]  # no "storage not answering"
+
+
+# 9 -----------------------------------------------------------------------------------
+
+
+async def test_due_games_are_worked_on_side_by_side(h: Harness) -> None:
+    tables: list[Table] = []
+    for _ in range(8):
+        tables.append(await h.table("fives"))
+    for table in tables:
+        await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    await h.settle()
+    for table in tables:
+        h.api.delay_answers("editMessageMedia", table.chat, seconds=1.0, times=5)
+    started = time.monotonic()
+    await asyncio.gather(*(play_a_tile(h, t.users[0], ANDREY_TO_ACT.version) for t in tables))
+    await asyncio.gather(*(t.board_caption("Ходит: Ирина", timeout=15) for t in tables))
+    # Each edit takes a second; one after another they would take eight.
+    assert time.monotonic() - started < 5
+
+
+# 10 ----------------------------------------------------------------------------------
+
+
+async def test_two_processes_share_one_budget(h: Harness, redis_url: str) -> None:
+    """Two bot processes on one token and one Redis: together they keep to the token's
+    calls a second, however much each of them has to send."""
+    h.api.set_flood_limits(global_per_second=30)
+    people = h.people(*(f"Игрок {i}" for i in range(20)))
+    groups = [h.group(person) for person in people]
+    clients: list[Redis] = []
+    bots: list[ExtBot[Priority]] = []
+    for _ in range(2):
+        client = Redis.from_url(redis_url)
+        budget = CallBudget(30, 20)
+        budget.store = Store(client, Keys(h.key_prefix))
+        bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
+        await bot.initialize()
+        clients.append(client)
+        bots.append(bot)
+    try:
+        started = time.monotonic()
+        results = await asyncio.gather(
+            *(
+                api.send_text(bot, group, f"{n}", priority=Priority.OTHER, patient=False)
+                for bot in bots
+                for group in groups
+                for n in range(4)
+            )
+        )
+        took = time.monotonic() - started
+    finally:
+        for bot in bots:
+            await bot.shutdown()
+        for client in clients:
+            await client.aclose()
+    assert [r.outcome for r in results if not r.ok] == []
+    assert h.api.over_limit_calls() == 0
+    assert h.api.max_calls_in_window(None, window=1.0) <= 30
+    # 160 calls at most 24 a second (OTHER's share of 30): about 6.7 s, not 2.7 (60/s).
+    assert took > 160 / 30
