@@ -25,7 +25,7 @@ def main() -> int:
         secrets.append(settings.webhook_secret.get_secret_value())
     if settings.redis_url is not None:
         secrets.append(settings.redis_url.get_secret_value())
-    setup_logging(settings.log_level, secrets)
+    setup_logging(settings.log_level, secrets, settings.log_format == "json")
 
     try:
         run(settings)

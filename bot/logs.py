@@ -1,8 +1,53 @@
-"""Logging set-up that never writes a secret (the bot token, the webhook secret)."""
+"""Logging: one line per event, as text or JSON, never with a secret (the token, the webhook
+secret, a Redis password).
+
+`event(log, "move", chat=..., game=..., v=...)` logs a named event with its fields:
+`move chat=-100123 game=AbC12xyZ v=17` as text, or one JSON object per line with
+LOG_FORMAT=json (what an operator's log collector, and bench/load.py, read).
+"""
 
 from __future__ import annotations
 
+import json
 import logging
+from typing import Any
+
+
+def event(log: logging.Logger, name: str, **fields: Any) -> None:
+    """Log the event `name` with its fields (chat id, game id, version ...) at INFO."""
+    if log.isEnabledFor(logging.INFO):
+        log.info(name, extra={"fields": fields})
+
+
+class TextFormatter(logging.Formatter):
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        fields = getattr(record, "fields", None)
+        if fields:
+            text += " " + " ".join(f"{key}={value}" for key, value in fields.items())
+        return text
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time (seconds since the epoch), level, logger, message,
+    the event's fields, and the traceback if there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "ts": round(record.created, 6),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        line.update(getattr(record, "fields", None) or {})
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exc"] = record.exc_text
+        return json.dumps(line, ensure_ascii=False, default=str)
 
 
 class Redactor(logging.Filter):
@@ -25,6 +70,13 @@ class Redactor(logging.Filter):
                 record.exc_text = record.exc_text.replace(secret, "<secret>")
         if changed:
             record.msg, record.args = text, None
+        fields = getattr(record, "fields", None)
+        if fields:
+            for key, value in fields.items():
+                if isinstance(value, str) and any(secret in value for secret in self.secrets):
+                    for secret in self.secrets:
+                        value = value.replace(secret, "<secret>")
+                    fields[key] = value
         return True
 
 
@@ -41,9 +93,9 @@ class QuietRetries(logging.Filter):
         return True
 
 
-def setup_logging(level: str, secrets: list[str]) -> None:
+def setup_logging(level: str, secrets: list[str], json_lines: bool = False) -> None:
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(JsonFormatter() if json_lines else TextFormatter())
     handler.addFilter(QuietRetries())
     handler.addFilter(Redactor(secrets))
     root = logging.getLogger()

@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     default_language: Language = "ru"
     turn_seconds: int = Field(default=90, ge=15, le=3600)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object per line
     # Pauses and pacing; tests shorten them.
     computer_delay_seconds: float = Field(default=1.5, ge=0, le=30)
     group_edit_interval_seconds: float = Field(default=3.1, ge=0, le=60)

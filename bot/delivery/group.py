@@ -20,6 +20,7 @@ from bot.delivery.liveness import Liveness
 from bot.delivery.plan import GroupCall, GroupStep, group_step, next_group_call
 from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
+from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
@@ -163,6 +164,16 @@ class GroupConverger:
 
         recorded = await commit(self.store, key, claimed, GroupDelivery, apply)
         failures = recorded.failures if recorded is not None else 1
+        if result.ok:
+            event(
+                log,
+                "group",
+                chat=match.chat_id,
+                game=match.id,
+                call=step.call.value,
+                v=-1 if game is None else game.version,
+                round=step.round_number,
+            )
         if result.outcome is Outcome.RETRY:
             return now + max(result.retry_after, 0.1)
         if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):

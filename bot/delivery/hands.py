@@ -22,6 +22,7 @@ from bot.delivery.liveness import Liveness
 from bot.delivery.plan import HandCall, HandStep, HandWant, hand_step, hand_want
 from bot.game.service import GameService
 from bot.i18n import translator
+from bot.logs import event
 from bot.render import render_hand
 from bot.storage.models import Claim, HandDelivery, Match
 from bot.storage.store import Store, Stored, commit
@@ -76,7 +77,8 @@ class HandConverger:
             if claimed is None:
                 continue
             result = await self._perform(match, game, seat, user_id, shown, step, want)
-            retry = await self._record(key, claimed, match, seat, step, want, result)
+            version = -1 if game is None else game.version
+            retry = await self._record(key, claimed, match, seat, step, want, result, version)
             if retry is not None:
                 return retry
         return self.clock()
@@ -170,6 +172,7 @@ class HandConverger:
         step: HandStep,
         want: HandWant | None,
         result: Result,
+        version: int,
     ) -> float | None:
         owner = self.liveness.process_id
         requests = match.seats[seat].hand_requests
@@ -187,6 +190,17 @@ class HandConverger:
         recorded = await commit(self.store, key, claimed, HandDelivery, apply)
         now = self.clock()
         outcome = result.outcome
+        if result.ok and step.call is not HandCall.STRIP and want is not None:
+            event(
+                log,
+                "hand",
+                chat=match.chat_id,
+                game=match.id,
+                seat=seat,
+                live=want.live,
+                v=version,
+                call=step.call.value,
+            )
         if outcome is Outcome.RETRY:
             return now + max(result.retry_after, 0.1)
         if outcome in (Outcome.FAILED, Outcome.UNCERTAIN):

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from bot.game import computer
 from bot.game.options import MAX_SEATS, MIN_SEATS, TURN_CHOICES, LobbyAction, target_choices
 from bot.i18n import translator
+from bot.logs import event
 from bot.settings import Settings
 from bot.storage.games import EngineCache
 from bot.storage.models import Level, Match, Seat, StatLine
@@ -258,6 +259,17 @@ class GameService:
 
         current, _ = await self._change(chat_id, thread_id, apply)
         assert current is not None
+        if action is LobbyAction.START:
+            match = current.match
+            event(
+                log,
+                "start",
+                chat=chat_id,
+                game=match.id,
+                variant=match.variant,
+                seats=len(match.seats),
+                humans=sum(1 for s in match.seats if s.human),
+            )
         return current
 
     def _start(self, match: Match, now: float) -> Game:
@@ -346,6 +358,7 @@ class GameService:
 
         current, entries = await self._change(chat_id, thread_id, apply)
         assert current is not None
+        _moved(current, entries, "human")
         await self._count_if_over(current)
         return Played(current, entries)
 
@@ -562,6 +575,7 @@ class GameService:
         except Refusal:
             return None
         assert changed is not None
+        _moved(changed, entries, "timeout" if timed_out else "computer")
         await self._count_if_over(changed)
         return Played(changed, entries)
 
@@ -644,6 +658,24 @@ class GameService:
                 best_record=record,
             )
         await self.store.add_to_stats(match.chat_id, match.id, lines)
+
+
+def _moved(current: Current, entries: list[MoveEntry], by: str) -> None:
+    """The event of a committed move: what bench/load.py and an operator's logs follow."""
+    match, game = current.match, current.game
+    assert game is not None
+    event(
+        log,
+        "move",
+        chat=match.chat_id,
+        game=match.id,
+        v=game.version,
+        seat=entries[-1].seat if entries else None,
+        by=by,
+        actions=len(entries),
+        turn=game.turn,
+        over=game.over,
+    )
 
 
 def _the_match(tx: Tx, game_id: str, status: str) -> Match:

@@ -227,15 +227,15 @@ async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
         lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
     )
     await h.press(andrey, andrey, hand.id, data(ends, "E", "62E"))
-    board = await table.board_caption("Ходит: Ирина")
-    assert "Андрей" in (board.caption or "")
-    assert board.id == before.id and board.edit_count > before.edit_count  # edited in place
 
     async def shown() -> bool:
         current = await h.game(table.chat)
-        return current.board.shows_version == current.version
+        return current.board.shows_version == game.version + 1 and not current.busy()
 
     await h.until(shown, "the board shows the last move")
+    board = await table.board()
+    assert "Ходит: Ирина" in (board.caption or "") and "Андрей: 2:6 ➡️" in (board.caption or "")
+    assert board.id == before.id and board.edit_count > before.edit_count  # edited in place
     assert not any(hand_buttons(m) for m in h.api.messages(table.chat))
 
 

@@ -1,0 +1,579 @@
+"""Many games at once through one real bot: what players wait for, what Telegram is sent.
+
+    .venv/bin/python bench/load.py --games 20 --seconds 120
+    .venv/bin/python bench/load.py --games 200 --seconds 180
+    .venv/bin/python bench/load.py --games 200 --seconds 120 --budget 1000   # CPU-bound
+    .venv/bin/python bench/load.py --games 20 --seconds 120 --all-human
+    .venv/bin/python bench/load.py --games 50 --seconds 120 --processes 2    # webhook mode
+
+It starts a fake Bot API (tests/fakebotapi, with Telegram's limits: 20 calls a minute
+per group, the token's calls a second), Redis (REDIS_URL if set, else a redis-server
+of its own on a free port) and the real `domino-bot` process(es), then plays N games
+at once: in each group one person (every seat with --all-human) and computers for
+the other seats. A person answers 1-3 s after his keyboard arrives (0.2-0.5 s for
+the second press of a move: the end, or the next draw); when a game ends its group
+starts the next with Rematch, so N games run all the time.
+
+Measured over `--seconds` once every game has started (setting them up is not part
+of it), from the bot's JSON log (`move`, `hand` and `group` events: commit and
+delivery times), the fake's call log, /proc (the bot's CPU time) and Redis
+(`INFO commandstats`, `MEMORY USAGE`). A move is an action of the game record:
+a tile played (or several doubles), a draw, a pass. The last line printed is one
+JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import redis  # noqa: E402
+
+from tests.fakebotapi import FakeBotApi  # noqa: E402
+from tests.fakebotapi.views import MessageView  # noqa: E402
+
+VARIANTS = ("fives", "muggins", "twolane")
+HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
+JOIN = re.compile("Присоединиться|Join")
+SETUP_TIMEOUT = 600.0
+
+
+# -- the servers ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class RedisServer:
+    """REDIS_URL if set, else a redis-server of our own (started and stopped here)."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        self.folder: str | None = None
+        self.url = os.environ.get("REDIS_URL", "")
+
+    def start(self) -> RedisServer:
+        if self.url:
+            return self
+        server = shutil.which("redis-server")
+        if server is None:
+            raise SystemExit("load: no REDIS_URL and no redis-server to start")
+        port = free_port()
+        self.folder = tempfile.mkdtemp(prefix="domino-bench-redis-")
+        self.process = subprocess.Popen(
+            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", self.folder],
+            stdout=subprocess.DEVNULL,
+        )
+        self.url = f"redis://127.0.0.1:{port}/0"
+        client = redis.Redis.from_url(self.url)
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.RedisError:
+                time.sleep(0.05)
+        client.close()
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@dataclass
+class BotProcess:
+    env: dict[str, str]
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> BotProcess:
+        log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot"], env=self.env, cwd=ROOT, stdout=log, stderr=log
+        )
+        return self
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while "is ready" not in self.log_path.read_text(errors="replace"):
+            if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
+                raise SystemExit("load: the bot did not start:\n" + self.log_path.read_text()[-3000:])
+            time.sleep(0.1)
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the process (all its threads)."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+# -- the people -------------------------------------------------------------------------------
+
+
+@dataclass
+class Person:
+    user: int
+    group: int
+    seat_name: str
+    pressed_at: float = 0.0  # when he last pressed (monotonic)
+    handled: set[tuple[int, int]] = field(default_factory=set)  # (message id, version) pressed
+
+
+@dataclass
+class Table:
+    group: int
+    variant: str
+    people: list[Person]
+    games_started: int = 0
+    started_at: float | None = None  # monotonic, the current game's start
+    lobby_id: int | None = None
+
+
+class Driver:
+    """Plays every table: presses buttons as people would, from the fake's message events."""
+
+    def __init__(self, api: FakeBotApi, args: argparse.Namespace, seed: int) -> None:
+        self.api = api
+        self.args = args
+        self.rng = random.Random(seed)
+        self.loop = asyncio.get_running_loop()
+        self.tables: list[Table] = []
+        self.by_user: dict[int, Person] = {}
+        self.by_group: dict[int, Table] = {}
+        self.queries: dict[str, float] = {}  # query id -> pressed at (monotonic)
+        self.answers: dict[str, tuple[str | None, bool]] = {}
+        self.errors: list[str] = []
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.stopping = False
+        api.on_bot_message(self._on_message)
+        api.on_callback_answer(self._on_answer)
+
+    # -- events from the fake's thread ----------------------------------------------------
+
+    def _on_message(self, event: Any) -> None:
+        if event.view is None or self.stopping:
+            return
+        self.loop.call_soon_threadsafe(self._message, event.view)
+
+    def _on_answer(self, query_id: str, answer: Any, when: float) -> None:
+        self.loop.call_soon_threadsafe(self._answer, query_id, answer)
+
+    def _answer(self, query_id: str, answer: Any) -> None:
+        self.answers[query_id] = (answer.text, bool(answer.show_alert))
+
+    def _message(self, view: MessageView) -> None:
+        person = self.by_user.get(view.chat_id)
+        if person is not None:
+            self._hand(person, view)
+            return
+        table = self.by_group.get(view.chat_id)
+        if table is not None and view.photo is not None:
+            if any((b.callback_data or "").startswith("RM:") for b in view.buttons):
+                self._spawn(self._rematch(table, view))
+
+    def _hand(self, person: Person, view: MessageView) -> None:
+        buttons = [b for b in view.buttons if (b.callback_data or "").startswith(HAND_KINDS)]
+        if not buttons:
+            return
+        version = int(buttons[0].callback_data.split(":")[4])  # type: ignore[union-attr]
+        if (view.message_id, version) in person.handled:
+            return
+        person.handled.add((view.message_id, version))
+        if any(b.callback_data.startswith(("E:", "MC:")) for b in buttons):  # type: ignore[union-attr]
+            return  # a choice keyboard: the press that asked for it goes on by itself
+        quick = time.monotonic() - person.pressed_at < 2.0
+        delay = self.rng.uniform(0.2, 0.5) if quick else self.rng.uniform(1.0, 3.0)
+        self._spawn(self._play(person, view.message_id, buttons, delay))
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = self.loop.create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # -- pressing ---------------------------------------------------------------------------
+
+    async def press(self, user: int, chat: int, message_id: int, data: str) -> tuple[str | None, bool] | None:
+        try:
+            query = await asyncio.to_thread(self.api.press, user, chat, message_id, data)
+        except Exception:  # the keyboard changed under the finger
+            return None
+        self.queries[query] = time.monotonic()
+        for _ in range(600):
+            if query in self.answers:
+                return self.answers[query]
+            await asyncio.sleep(0.05)
+        return None
+
+    async def _play(self, person: Person, message_id: int, buttons: list[Any], delay: float) -> None:
+        await asyncio.sleep(delay)
+        if self.stopping:
+            return
+        playable = [b for b in buttons if b.callback_data.startswith("P:") and b.text.startswith("🟢")]
+        others = [b for b in buttons if b.callback_data.startswith(("D:", "X:"))]
+        choice = self.rng.choice(playable) if playable else (others[0] if others else None)
+        if choice is None:
+            return
+        person.pressed_at = time.monotonic()
+        answer = await self.press(person.user, person.user, message_id, choice.callback_data)
+        if answer is None or answer[1]:
+            return
+        if choice.callback_data.startswith("P:") and not answer[0].startswith(("Сыграно", "Played")):
+            await self._choose_end(person, message_id)
+
+    async def _choose_end(self, person: Person, message_id: int) -> None:
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            view = self.api.message(person.user, message_id)
+            ends = [b for b in view.buttons if (b.callback_data or "").startswith("E:")]
+            if ends:
+                await asyncio.sleep(self.rng.uniform(0.2, 0.5))
+                person.pressed_at = time.monotonic()
+                await self.press(person.user, person.user, message_id, self.rng.choice(ends).callback_data)
+                return
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def add_tables(self, count: int) -> None:
+        per_table = 4
+        humans = per_table if self.args.all_human else 1
+        for number in range(count):
+            names = [f"Игрок {number}-{seat}" for seat in range(humans)]
+            users = [self.api.add_user(name, language_code="ru") for name in names]
+            group = self.api.add_group(f"Стол {number}", owner=users[0], members=users[1:])
+            table = Table(group, VARIANTS[number % len(VARIANTS)], [])
+            for user, name in zip(users, names, strict=True):
+                person = Person(user, group, name)
+                table.people.append(person)
+                self.by_user[user] = person
+            self.tables.append(table)
+            self.by_group[group] = table
+
+    async def open(self, table: Table) -> None:
+        """/newgame, the computer seats, everybody joins, Start."""
+        api = self.api
+        creator = table.people[0].user
+        sent = await asyncio.to_thread(api.send_text, creator, table.group, f"/newgame {table.variant}")
+        lobby = await self._until(
+            lambda: next(
+                (m for m in api.messages(table.group, from_bot=True) if m.message_id > sent and m.buttons),
+                None,
+            ),
+            "the lobby",
+        )
+        table.lobby_id = lobby.message_id
+        computers = 4 - len(table.people)
+        level = "ce" if self.args.computers == "easy" else "cs"
+        for _ in range(computers):
+            data = next(b.callback_data for b in lobby.buttons if (b.callback_data or "").split(":")[2:3] == [level])
+            await self.press(creator, table.group, lobby.message_id, data)
+        for person in table.people:
+            before = len(api.messages(person.user, from_bot=True))
+            await asyncio.to_thread(api.follow_url_button, person.user, table.group, lobby.message_id, JOIN)
+            await self._until(lambda p=person, b=before: len(api.messages(p.user, from_bot=True)) > b, "joined")
+        await self._start(table, lobby.message_id)
+
+    async def _start(self, table: Table, lobby_id: int) -> None:
+        creator = table.people[0].user
+        for _ in range(50):
+            lobby = self.api.message(table.group, lobby_id)
+            start = next((b.callback_data for b in lobby.buttons if (b.callback_data or "").split(":")[2:3] == ["st"]), None)
+            if start is not None:
+                answer = await self.press(creator, table.group, lobby_id, start)
+                if answer is not None and not answer[1]:
+                    table.games_started += 1
+                    table.started_at = time.monotonic()
+                    return
+            await asyncio.sleep(0.5)
+        self.errors.append(f"group {table.group}: the game did not start")
+
+    async def _rematch(self, table: Table, final: MessageView) -> None:
+        await asyncio.sleep(1.0)
+        if self.stopping:
+            return
+        data = next(b.callback_data for b in final.buttons if (b.callback_data or "").startswith("RM:"))
+        seen = {m.message_id for m in self.api.messages(table.group, from_bot=True)}
+        answer = await self.press(table.people[0].user, table.group, final.message_id, data)
+        if answer is None or answer[1]:
+            return
+        lobby = await self._until(
+            lambda: next(
+                (m for m in self.api.messages(table.group, from_bot=True) if m.message_id not in seen and m.buttons),
+                None,
+            ),
+            "the rematch lobby",
+        )
+        await self._start(table, lobby.message_id)
+
+    async def _until(self, check: Any, what: str, timeout: float = SETUP_TIMEOUT) -> Any:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = check()
+            if value:
+                return value
+            await asyncio.sleep(0.1)
+        raise SystemExit(f"load: {what} did not come within {timeout:.0f} s")
+
+
+# -- the figures --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def read_events(paths: list[Path]) -> list[dict[str, Any]]:
+    events = []
+    for path in paths:
+        for line in path.read_text(errors="replace").splitlines():
+            if line.startswith("{"):
+                try:
+                    events.append(json.loads(line))
+                except ValueError:
+                    continue
+    events.sort(key=lambda e: e.get("ts", 0))
+    return events
+
+
+def redis_calls(client: redis.Redis) -> int:
+    stats = client.info("commandstats")
+    return sum(int(v["calls"]) for k, v in stats.items() if k.startswith("cmdstat_") and k != "cmdstat_info")
+
+
+def redis_bytes(client: redis.Redis, prefix: str, groups: list[int]) -> list[int]:
+    sizes = []
+    for group in groups:
+        total = 0
+        for key in client.scan_iter(match=f"{prefix}:{{c{group}}}:*", count=500):
+            total += int(client.memory_usage(key) or 0)
+        sizes.append(total)
+    return sizes
+
+
+def figures(
+    events: list[dict[str, Any]], start: float, end: float
+) -> dict[str, Any]:
+    """Latency and fairness figures from the bot's events within [start, end] (epoch s)."""
+    moves = [e for e in events if e.get("msg") == "move" and start <= e["ts"] <= end]
+    committed = {(e["game"], e["v"]): e for e in events if e.get("msg") == "move"}
+    hands = [
+        e for e in events
+        if e.get("msg") == "hand" and e.get("live") and e.get("call") == "send" and start <= e["ts"] <= end
+    ]
+    hand_waits = [
+        e["ts"] - committed[(e["game"], e["v"])]["ts"]
+        for e in hands
+        if (e["game"], e["v"]) in committed
+    ]
+    boards = defaultdict(list)
+    for e in events:
+        if e.get("msg") == "group" and e.get("call") in ("new_board", "edit_board", "finish_board"):
+            boards[e["game"]].append((e["ts"], e["v"]))
+    lags = []
+    for move in moves:
+        shown = next((ts for ts, v in boards[move["game"]] if v >= move["v"] and ts >= move["ts"]), end)
+        lags.append(shown - move["ts"])
+    gaps = []
+    for game, shown in boards.items():
+        times = [ts for ts, _ in shown if start <= ts <= end]
+        if len(times) > 1:
+            gaps.append(max(b - a for a, b in zip(times, times[1:])))
+    # Waits between turns (a seat's draws and its play are one turn), per game.
+    ratios = []
+    by_game = defaultdict(list)
+    for move in moves:
+        by_game[move["game"]].append(move)
+    for game_moves in by_game.values():
+        turns: list[tuple[float, float]] = []  # (first, last) time of each turn
+        last_seat = None
+        for move in game_moves:
+            if move["seat"] == last_seat and turns:
+                turns[-1] = (turns[-1][0], move["ts"])
+            else:
+                turns.append((move["ts"], move["ts"]))
+            last_seat = move["seat"] if move.get("turn") == move["seat"] else None
+        waits = [b[0] - a[1] for a, b in zip(turns, turns[1:])]
+        if len(waits) >= 8:
+            ratios.append(max(waits) / max(statistics.median(waits), 1e-3))
+    return {
+        "moves": sum(int(m.get("actions", 1)) for m in moves),
+        "turns": len(moves),
+        "hand_p99_ms": round(1000 * percentile(hand_waits, 0.99)),
+        "hand_p50_ms": round(1000 * percentile(hand_waits, 0.5)),
+        "board_lag_p99_s": round(percentile(lags, 0.99), 2),
+        "board_lag_p50_s": round(percentile(lags, 0.5), 2),
+        "board_gap_max_s": round(max(gaps, default=0.0), 1),
+        "starvation_ratio": round(max(ratios, default=0.0), 2),
+    }
+
+
+# -- the run ----------------------------------------------------------------------------------
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="domino-load-"))
+    redis_server = RedisServer().start()
+    prefix = f"bench-{uuid.uuid4().hex[:8]}"
+    api = FakeBotApi(
+        group_limit_per_minute=20,
+        global_limit_per_second=args.budget,
+        keep_files=False,
+    ).start()
+    bots: list[BotProcess] = []
+    balancer = None
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "REDIS_"))}
+        env.update(
+            TELEGRAM_BOT_TOKEN=api.token,
+            TELEGRAM_API_URL=api.url,
+            REDIS_URL=redis_server.url,
+            KEY_PREFIX=prefix,
+            OVERALL_MAX_RATE=str(args.budget),
+            LOG_FORMAT="json",
+            LOG_LEVEL="INFO",
+            PYTHONPATH=str(ROOT),
+        )
+        if args.processes > 1:
+            from tests.fakebotapi.balancer import Balancer
+
+            ports = [free_port() for _ in range(args.processes)]
+            balancer = Balancer([f"http://127.0.0.1:{port}" for port in ports]).start()
+            secret = uuid.uuid4().hex
+            for number, port in enumerate(ports):
+                bot_env = dict(env, WEBHOOK_URL=balancer.url, WEBHOOK_PORT=str(port),
+                               WEBHOOK_LISTEN="127.0.0.1", WEBHOOK_SECRET=secret)
+                bots.append(BotProcess(bot_env, work / f"bot{number}.log").start())
+        else:
+            bots.append(BotProcess(env, work / "bot0.log").start())
+        for bot in bots:
+            bot.wait_ready()
+
+        driver = Driver(api, args, seed=args.seed)
+        driver.add_tables(args.games)
+        set_up = time.monotonic()
+        await asyncio.gather(*(driver.open(table) for table in driver.tables))
+        setup_seconds = time.monotonic() - set_up
+
+        client = redis.Redis.from_url(redis_server.url)
+        commands_before = redis_calls(client)
+        cpu_before = sum(bot.cpu_seconds() for bot in bots)
+        calls_before = api.count_calls()
+        group_before = sum(api.count_calls(None, t.group) for t in driver.tables)
+        over_before = api.over_limit_calls()
+        start_epoch, start = time.time(), time.monotonic()
+        await asyncio.sleep(args.seconds)
+        end_epoch, elapsed = time.time(), time.monotonic() - start
+        commands = redis_calls(client) - commands_before - 1  # our own INFO
+        cpu = sum(bot.cpu_seconds() for bot in bots) - cpu_before
+        counted = api.count_calls() - calls_before
+        group_calls = sum(api.count_calls(None, t.group) for t in driver.tables) - group_before
+        over_limit = api.over_limit_calls() - over_before
+        driver.stopping = True
+        await asyncio.sleep(3)  # let answers to the last presses come
+        unanswered = [q for q, t in driver.queries.items() if q not in driver.answers and t < time.monotonic() - 3]
+        sizes = redis_bytes(client, prefix, [t.group for t in driver.tables])
+        client.close()
+    finally:
+        for bot in bots:
+            bot.stop()
+        if balancer is not None:
+            balancer.stop()
+        api.stop()
+        redis_server.stop()
+    events = read_events([bot.log_path for bot in bots])
+    found = figures(events, start_epoch, end_epoch)
+    moves = max(found["moves"], 1)
+    answers = [t for t in api.answer_latencies()]
+    result = {
+        "games": args.games,
+        "seconds": round(elapsed, 1),
+        "setup_s": round(setup_seconds, 1),
+        "moves": found["moves"],
+        "moves_per_s": round(found["moves"] / elapsed, 1),
+        "calls_per_s": round(counted / elapsed, 1),
+        "lost_updates": len(unanswered) + len(driver.errors),
+        "over_limit_calls": over_limit,
+        "calls_per_move_group": round(group_calls / moves, 3),
+        "calls_per_move_private": round((counted - group_calls) / moves, 3),
+        "answer_p99_ms": round(1000 * percentile(answers, 0.99)),
+        "hand_p99_ms": found["hand_p99_ms"],
+        "board_lag_p99_s": found["board_lag_p99_s"],
+        "board_gap_max_s": found["board_gap_max_s"],
+        "starvation_ratio": found["starvation_ratio"],
+        "cpu_ms_per_move": round(1000 * cpu / moves, 2),
+        "redis_cmds_per_move": round(commands / moves, 2),
+        "redis_bytes_per_game": round(statistics.mean(sizes)) if sizes else 0,
+        "redis_bytes_per_game_max": max(sizes, default=0),
+        "budget": args.budget,
+        "processes": args.processes,
+        "all_human": args.all_human,
+        "computers": args.computers,
+        "hand_p50_ms": found["hand_p50_ms"],
+        "board_lag_p50_s": found["board_lag_p50_s"],
+        "answer_p50_ms": round(1000 * percentile(answers, 0.5)),
+        "turns": found["turns"],
+        "errors": driver.errors[:5],
+        "bot_log": str(bots[0].log_path),
+    }
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--budget", type=int, default=30, help="the token's calls a second (bot and fake)")
+    parser.add_argument("--all-human", action="store_true", help="every seat a person")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes (2+: webhook mode)")
+    parser.add_argument("--computers", choices=("easy", "strong"), default="easy")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    width = max(len(k) for k in result)
+    for key, value in result.items():
+        print(f"{key:<{width}}  {value}")
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
