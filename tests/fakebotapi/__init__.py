@@ -1,8 +1,16 @@
 """A fake Telegram Bot API server for end-to-end tests of the bot (independent of ``bot/``)."""
 
+from .balancer import Balancer
 from .methods import FLOOD_METHODS
 from .server import DEFAULT_TOKEN, ChatRef, FakeBotApi, UserRef
-from .state import ApiError, Call, CallbackAnswer, FakeBotApiError, FloodLimits
+from .state import (
+    ApiError,
+    Call,
+    CallbackAnswer,
+    FakeBotApiError,
+    FloodLimits,
+    WebhookDelivery,
+)
 from .views import ANY, BotMessageEvent, Button, MessageView
 
 __all__ = [
@@ -10,6 +18,7 @@ __all__ = [
     "DEFAULT_TOKEN",
     "FLOOD_METHODS",
     "ApiError",
+    "Balancer",
     "BotMessageEvent",
     "Button",
     "Call",
@@ -20,4 +29,5 @@ __all__ = [
     "FloodLimits",
     "MessageView",
     "UserRef",
+    "WebhookDelivery",
 ]

@@ -1,5 +1,6 @@
 """Implementations of the Bot API methods (everything except the long-polling ``getUpdates``,
-which needs to wait and lives in ``server.py``).
+which needs to wait and lives in ``server.py``, like the webhook delivery ``setWebhook``
+switches on).
 
 Each method is ``fn(state, params) -> result`` and runs with ``state.lock`` held; it raises
 :class:`~.state.ApiError` for error answers. :func:`dispatch` adds fault injection, flood
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -18,6 +20,7 @@ from typing import Any, Literal
 from .htmltext import utf16_len
 from .state import (
     CAPTION_LIMIT,
+    DEFAULT_ALLOWED_UPDATES,
     JSON,
     NOT_MODIFIED,
     QUERY_TOO_OLD,
@@ -304,26 +307,80 @@ def log_out(st: State, p: Params) -> bool:
     return True
 
 
+_SECRET_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
+def _webhook_url(raw: str) -> str:
+    """Validate a webhook url like Telegram (which wants https on public ports; the fake
+    takes http and any port, e.g. ``http://127.0.0.1:8443/hook`` for tests)."""
+    try:
+        parts = urllib.parse.urlsplit(raw.strip())
+        _ = parts.port  # raises ValueError for a bad port
+    except ValueError:
+        raise bad_request("bad webhook: invalid webhook URL specified") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+    if not parts.hostname:
+        raise bad_request("bad webhook: Failed to resolve host: Name or service not known")
+    return raw.strip()
+
+
+def _drop_pending(st: State) -> None:
+    st.updates.clear()
+    st.webhook_failures.clear()
+    st.webhook_retry_at.clear()
+
+
 def set_webhook(st: State, p: Params) -> bool:
-    st.webhook_url = p.string("url") or ""
+    url = p.string("url") or ""
+    if not url:  # Telegram: an empty url removes the webhook
+        return delete_webhook(st, p)
+    url = _webhook_url(url)
+    secret = p.string("secret_token") or None
+    if secret is not None and not _SECRET_TOKEN_RE.fullmatch(secret):
+        raise bad_request("secret token contains unallowed characters")
+    max_connections = p.integer("max_connections")
+    allowed = p.decoded("allowed_updates")
+    if allowed is not None and not isinstance(allowed, list):
+        raise bad_request("can't parse allowed_updates JSON object")
+    st.webhook_url = url
+    st.webhook_secret = secret
+    st.webhook_max_connections = max(1, min(max_connections or 40, 100))
+    if allowed is not None:
+        st.allowed_updates = (
+            frozenset(str(a) for a in allowed) if allowed else DEFAULT_ALLOWED_UPDATES
+        )
     if p.flag("drop_pending_updates"):
-        st.updates.clear()
+        _drop_pending(st)
+    st.reset_webhook_delivery()  # a long poll still waiting ends with 409 (webhook is active)
     return True
 
 
 def delete_webhook(st: State, p: Params) -> bool:
+    was_set = bool(st.webhook_url)
     st.webhook_url = ""
+    st.webhook_secret = None
     if p.flag("drop_pending_updates"):
-        st.updates.clear()
+        _drop_pending(st)
+    if was_set:
+        st.reset_webhook_delivery()
     return True
 
 
 def get_webhook_info(st: State, p: Params) -> JSON:
-    return {
+    info: JSON = {
         "url": st.webhook_url,
         "has_custom_certificate": False,
         "pending_update_count": len(st.updates),
     }
+    if st.webhook_url:
+        info["max_connections"] = st.webhook_max_connections
+        info["ip_address"] = "127.0.0.1"
+        if st.allowed_updates != DEFAULT_ALLOWED_UPDATES:
+            info["allowed_updates"] = sorted(st.allowed_updates)
+        if st.webhook_last_error is not None:
+            info["last_error_date"], info["last_error_message"] = st.webhook_last_error
+    return info
 
 
 def send_message(st: State, p: Params) -> JSON:

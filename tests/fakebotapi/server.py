@@ -10,6 +10,13 @@ Usage::
         reply = api.wait_message(group, after=mid)
         qid = api.press_button(alice, group, reply.message_id, "Join")
         text, show_alert = api.callback_answer(qid)
+
+Updates reach the bot by long polling (``getUpdates``) or, once the bot has called
+``setWebhook``, as POSTs to its webhook like Telegram sends them: JSON bodies, the
+``X-Telegram-Bot-Api-Secret-Token`` header, up to ``max_connections`` requests in flight, one
+update per chat at a time (so each chat stays in order), an update confirmed by a 2xx answer
+and retried with a backoff otherwise (:meth:`FakeBotApi.webhook_deliveries` lists the
+attempts). :class:`~.balancer.Balancer` puts several bot processes behind one webhook URL.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import urllib.parse
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, Literal, TypeVar
 
+import aiohttp
 from aiohttp import web
 
 from .methods import (
@@ -56,8 +64,11 @@ from .state import (
     Pending,
     State,
     User,
+    WebhookDelivery,
     canonical,
     chat_instance,
+    update_chat_key,
+    update_kind,
     user_text_entities,
 )
 from .views import ANY, BotMessageEvent, Button, ButtonSelector, MessageView, message_view
@@ -220,6 +231,9 @@ class FakeBotApi:
         callback_timeout: float | None = None,
         keep_files: bool = True,
         max_calls_kept: int | None = None,
+        webhook_timeout: float = 10.0,
+        webhook_retry: float = 0.5,
+        webhook_retry_max: float = 5.0,
     ) -> None:
         """``privacy_mode``: in groups deliver only commands, replies to the bot and service
         messages (unless the bot is an admin). ``callback_timeout``: answering a callback query
@@ -232,7 +246,11 @@ class FakeBotApi:
         :meth:`all_updates`) to the newest calls. The counters behind :meth:`count_calls` and
         :meth:`over_limit_calls` stay exact; what looks at individual calls (:meth:`calls`,
         ``count_calls(since=...)``, :meth:`max_calls_in_window`, :meth:`dump`) only sees the
-        calls kept."""
+        calls kept.
+
+        Webhook delivery (after the bot's setWebhook): a request that gets no answer within
+        ``webhook_timeout`` seconds fails; a failed update is sent again after
+        ``webhook_retry`` seconds, doubling up to ``webhook_retry_max``."""
         if max_calls_kept is not None and max_calls_kept < 1:
             raise ValueError("max_calls_kept must be at least 1 (or None)")
         self._st = State(
@@ -254,6 +272,17 @@ class FakeBotApi:
         self._runner: web.AppRunner | None = None
         self._delay_tasks: set[asyncio.Future[Any]] = set()
         self.port = 0
+        if webhook_timeout <= 0 or webhook_retry < 0 or webhook_retry_max < webhook_retry:
+            raise ValueError("bad webhook_timeout / webhook_retry / webhook_retry_max")
+        self._wh_timeout = webhook_timeout
+        self._wh_retry = webhook_retry
+        self._wh_retry_max = webhook_retry_max
+        self._wh_session: aiohttp.ClientSession | None = None
+        self._wh_wake: asyncio.Event | None = None
+        self._wh_task: asyncio.Future[None] | None = None
+        self._wh_posts: set[asyncio.Future[None]] = set()
+        self._wh_listener: Callable[[], None] | None = None
+        self._wh_seen: tuple[int, int] = (0, 0)  # (next_update_id, webhook_generation)
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -323,6 +352,7 @@ class FakeBotApi:
         sock.bind((self._host, self._port))
         self.port = sock.getsockname()[1]
         await web.SockSite(self._runner, sock).start()
+        self._start_webhook_delivery()
 
     def stop(self) -> None:
         if self._thread is None or self._loop is None:
@@ -337,6 +367,8 @@ class FakeBotApi:
 
         with contextlib.suppress(Exception):  # best effort: delayed answers are dropped
             asyncio.run_coroutine_threadsafe(cancel_delays(), self._loop).result(5)
+        with contextlib.suppress(Exception):  # best effort: webhook requests are abandoned
+            asyncio.run_coroutine_threadsafe(self._stop_webhook_delivery(), self._loop).result(5)
         if self._runner is not None:
             fut = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
             with contextlib.suppress(Exception):  # best effort shutdown
@@ -533,6 +565,12 @@ class FakeBotApi:
                 while True:
                     event.clear()
                     with st.lock:
+                        if st.webhook_url:
+                            error = ApiError(
+                                409,
+                                "Conflict: terminated by setWebhook request",
+                            )
+                            break
                         if st.poll_generation != gen:
                             error = ApiError(
                                 409,
@@ -565,6 +603,157 @@ class FakeBotApi:
         if error is not None:
             return error.error_code, error.to_json()
         return 200, {"ok": True, "result": result}
+
+    # ------------------------------------------------------------------ webhook delivery
+    def _start_webhook_delivery(self) -> None:
+        """In the server loop: the client session and the task that POSTs updates to the
+        webhook (idle until the bot calls setWebhook)."""
+        st = self._st
+        loop = asyncio.get_running_loop()
+        self._wh_session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0),
+            timeout=aiohttp.ClientTimeout(total=self._wh_timeout),
+        )
+        wake = self._wh_wake = asyncio.Event()
+
+        def listener() -> None:  # called with the lock held, on any thread
+            if st.webhook_url and (st.next_update_id, st.webhook_generation) != self._wh_seen:
+                with contextlib.suppress(RuntimeError):  # loop already closed
+                    loop.call_soon_threadsafe(wake.set)
+
+        self._wh_listener = listener
+        with st.lock:
+            st.update_listeners.append(listener)
+        self._wh_task = asyncio.ensure_future(self._webhook_loop())
+
+    async def _stop_webhook_delivery(self) -> None:
+        with self._st.lock:
+            if self._wh_listener in self._st.update_listeners:
+                self._st.update_listeners.remove(self._wh_listener)
+        tasks = [t for t in (self._wh_task, *self._wh_posts) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._wh_session is not None:
+            await self._wh_session.close()
+
+    async def _webhook_loop(self) -> None:
+        st = self._st
+        wake = self._wh_wake
+        assert wake is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            wake.clear()
+            with st.lock:
+                if st.closing:
+                    return
+                self._wh_seen = (st.next_update_id, st.webhook_generation)
+                sends, next_retry = self._webhook_pick(loop.time())
+            for args in sends:
+                task = asyncio.ensure_future(self._webhook_post(*args))
+                self._wh_posts.add(task)
+                task.add_done_callback(self._wh_posts.discard)
+            timeout = None if next_retry is None else max(0.0, next_retry - loop.time())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout)
+
+    def _webhook_pick(self, now: float) -> tuple[list[tuple[Any, ...]], float | None]:
+        """With the lock held: the updates to POST now — the oldest pending update of each
+        chat that has none in flight and is not waiting for a retry, up to max_connections in
+        flight — and when the next retry is due."""
+        st = self._st
+        if not st.webhook_url:
+            return [], None
+        if any(update_kind(u) not in st.allowed_updates for u in st.updates):
+            # Dropped, like getUpdates does: the bot did not ask for this kind of update.
+            st.updates = [u for u in st.updates if update_kind(u) in st.allowed_updates]
+            st.changed()
+        busy = set(st.webhook_in_flight.values())  # chats whose next update must wait
+        free = st.webhook_max_connections - len(st.webhook_in_flight)
+        sends: list[tuple[Any, ...]] = []
+        next_retry: float | None = None
+        for update in st.updates:
+            if free <= 0:
+                break
+            update_id = update["update_id"]
+            if update_id in st.webhook_in_flight:
+                continue
+            key = update_chat_key(update)
+            if key in busy:
+                continue
+            busy.add(key)  # later updates of this chat wait for this one
+            due = st.webhook_retry_at.get(update_id)
+            if due is not None and due > now:
+                next_retry = due if next_retry is None else min(next_retry, due)
+                continue
+            st.webhook_in_flight[update_id] = key
+            free -= 1
+            body = json.dumps(update, ensure_ascii=False).encode("utf-8")
+            attempt = st.webhook_failures.get(update_id, 0) + 1
+            sends.append(
+                (update_id, body, st.webhook_url, st.webhook_secret, st.webhook_generation, attempt)
+            )
+        return sends, next_retry
+
+    async def _webhook_post(
+        self,
+        update_id: int,
+        body: bytes,
+        url: str,
+        secret: str | None,
+        generation: int,
+        attempt: int,
+    ) -> None:
+        """One delivery attempt of one update (outside the lock while on the network)."""
+        st = self._st
+        session = self._wh_session
+        assert session is not None
+        headers = {"Content-Type": "application/json"}
+        if secret:
+            headers["X-Telegram-Bot-Api-Secret-Token"] = secret
+        status: int | None = None
+        error: str | None = None
+        reason = ""
+        started = time.monotonic()
+        try:
+            async with session.post(url, data=body, headers=headers) as response:
+                status = response.status
+                reason = response.reason or ""
+                await response.read()
+        except TimeoutError:
+            error = "Read timeout expired"
+        except aiohttp.ClientConnectorError as exc:
+            error = f"Connection failed: {exc.os_error or exc}"
+        except aiohttp.ClientError as exc:
+            error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # e.g. a malformed url: fails and is retried like the rest
+            error = f"{type(exc).__name__}: {exc}"
+        ended = time.monotonic()
+        ok = status is not None and 200 <= status < 300
+        with st.lock:
+            st.webhook_in_flight.pop(update_id, None)
+            st.webhook_log.append(
+                WebhookDelivery(
+                    update_id, url, status, error, time.time(), started, ended - started, attempt
+                )
+            )
+            if ok:
+                # Confirmed (also if the webhook changed meanwhile: the bot did get it).
+                st.updates = [u for u in st.updates if u["update_id"] != update_id]
+                st.webhook_failures.pop(update_id, None)
+                st.webhook_retry_at.pop(update_id, None)
+                st.last_delivery = ended
+            elif generation == st.webhook_generation and any(
+                u["update_id"] == update_id for u in st.updates
+            ):
+                failures = st.webhook_failures[update_id] = attempt
+                backoff = min(self._wh_retry * 2 ** (failures - 1), self._wh_retry_max)
+                st.webhook_retry_at[update_id] = asyncio.get_running_loop().time() + backoff
+                message = error or f"Wrong response from the webhook: {status} {reason}".strip()
+                st.webhook_last_error = (int(time.time()), message)
+            st.changed()
+        if self._wh_wake is not None:
+            self._wh_wake.set()
 
     # ------------------------------------------------------------------ lookups
     def _user(self, user: UserLike) -> User:
@@ -1331,6 +1520,14 @@ class FakeBotApi:
             copied: list[JSON] = json.loads(json.dumps(self._st.updates))
             return copied
 
+    def webhook_deliveries(self, update_id: int | None = None) -> list[WebhookDelivery]:
+        """The attempts to deliver updates to the webhook (oldest first; ``.ok``: answered
+        2xx), all or those of one update; bounded by ``max_calls_kept`` like the call log."""
+        with self._st.lock:
+            return [
+                d for d in self._st.webhook_log if update_id is None or d.update_id == update_id
+            ]
+
     def all_updates(self) -> list[JSON]:
         with self._st.lock:
             copied: list[JSON] = json.loads(json.dumps(list(self._st.all_updates)))
@@ -1411,11 +1608,11 @@ class FakeBotApi:
         return self.wait_for(find, timeout, f"edit of message {message_id} in chat {int(chat)}")
 
     def wait_delivered(self, timeout: float = 10.0) -> None:
-        """Wait until the bot has fetched every update enqueued so far."""
+        """Wait until the bot has fetched every update enqueued so far (with a webhook: until
+        each was delivered and answered 2xx)."""
 
         def done(api: FakeBotApi) -> bool:
-            st = api._st
-            return not any(u["update_id"] > st.delivered_upto for u in st.updates)
+            return api._st.all_delivered()
 
         self.wait_for(done, timeout, "delivery of all pending updates")
 
@@ -1425,7 +1622,7 @@ class FakeBotApi:
 
         def done(api: FakeBotApi) -> bool:
             st = api._st
-            if any(u["update_id"] > st.delivered_upto for u in st.updates):
+            if not st.all_delivered():
                 return False
             return time.monotonic() - max(st.last_bot_call, st.last_delivery) >= quiet
 
@@ -1458,6 +1655,12 @@ class FakeBotApi:
                 f"--- getUpdates calls: {len(polls)}; unconfirmed updates: "
                 f"{[u['update_id'] for u in st.updates]}; delivered up to {st.delivered_upto} ---"
             )
+            if st.webhook_url:
+                lines.append(
+                    f"--- webhook {st.webhook_url}: in flight {sorted(st.webhook_in_flight)}; "
+                    f"retrying {sorted(st.webhook_retry_at)}; last error {st.webhook_last_error} "
+                    "---"
+                )
             pending = [q.id for q in st.queries.values() if q.answer is None]
             if pending:
                 lines.append(f"--- unanswered callback queries: {pending} ---")

@@ -289,6 +289,25 @@ class DelayedAnswer:
     effect: Literal["before", "after"]
 
 
+@dataclass(frozen=True)
+class WebhookDelivery:
+    """One attempt of the fake to deliver an update to the webhook."""
+
+    update_id: int
+    url: str
+    status: int | None  # HTTP status the endpoint answered (None: no answer, see ``error``)
+    error: str | None  # connection error / timeout, or None when the endpoint answered
+    time: float  # time.time() when the attempt ended
+    started: float  # time.monotonic() when the request was sent
+    duration: float  # seconds from sending the request to the answer (or the error)
+    attempt: int  # 1 for the first attempt of this update, 2 for the first retry, ...
+
+    @property
+    def ok(self) -> bool:
+        """The endpoint answered 2xx: the update counts as delivered."""
+        return self.status is not None and 200 <= self.status < 300
+
+
 CallCountKey = tuple[str, int | None, bool]  # (method, chat id, ok)
 Pending = tuple[Literal["message", "answer"], tuple[Any, ...]]
 
@@ -429,6 +448,18 @@ class State:
         self.allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self.poll_generation = 0
         self.webhook_url = ""
+        self.webhook_secret: str | None = None
+        self.webhook_max_connections = 40
+        self.webhook_generation = 0  # bumped by setWebhook / deleteWebhook
+        # Webhook delivery: update_id -> chat key of the requests in flight; per update the
+        # failed attempts so far and the monotonic time of its next attempt.
+        self.webhook_in_flight: dict[int, Any] = {}
+        self.webhook_failures: dict[int, int] = {}
+        self.webhook_retry_at: dict[int, float] = {}
+        self.webhook_log: collections.deque[WebhookDelivery] = collections.deque(
+            maxlen=max_calls_kept
+        )
+        self.webhook_last_error: tuple[int, str] | None = None  # (unix time, message)
         self.queries: dict[str, CallbackQuery] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.texts: dict[tuple[str, str], str] = {}  # (description|short_description|name, lang)
@@ -725,6 +756,24 @@ class State:
             return
         self.updates = [u for u in self.updates if u["update_id"] >= offset]
 
+    def all_delivered(self) -> bool:
+        """Every update enqueued so far was handed to the bot: fetched by getUpdates, or (with
+        a webhook set) delivered and answered 2xx."""
+        if self.webhook_url:
+            return not any(update_kind(u) in self.allowed_updates for u in self.updates)
+        return not any(u["update_id"] > self.delivered_upto for u in self.updates)
+
+    def reset_webhook_delivery(self) -> None:
+        """setWebhook / deleteWebhook: stale deliveries stop, retries start afresh."""
+        self.webhook_generation += 1
+        self.webhook_failures.clear()
+        self.webhook_retry_at.clear()
+        self.webhook_last_error = None
+        if self.updates:
+            # Updates fetched but not confirmed by getUpdates are delivered again.
+            first = self.updates[0]["update_id"]
+            self.delivered_upto = min(self.delivered_upto, first - 1)
+
     def deliverable(self, limit: int) -> list[JSON]:
         result: list[JSON] = []
         kept: list[JSON] = []
@@ -872,6 +921,28 @@ class State:
     def take_pending(self) -> list[Pending]:
         events, self.pending_events = self.pending_events, []
         return events
+
+
+def update_kind(update: JSON) -> str:
+    """The kind of an update (``message``, ``callback_query``, ...)."""
+    return next(k for k in update if k != "update_id")
+
+
+def update_chat_key(update: JSON) -> Any:
+    """What webhook delivery keeps in order: the chat of the update (else its user, else the
+    update itself, which then goes in parallel with everything)."""
+    payload = update[update_kind(update)]
+    if isinstance(payload, dict):
+        chat = payload.get("chat")
+        if not isinstance(chat, dict):
+            message = payload.get("message")
+            chat = message.get("chat") if isinstance(message, dict) else None
+        if isinstance(chat, dict) and "id" in chat:
+            return ("chat", chat["id"])
+        sender = payload.get("from") or payload.get("user")
+        if isinstance(sender, dict) and "id" in sender:
+            return ("user", sender["id"])
+    return ("update", update["update_id"])
 
 
 def user_text_entities(text: str) -> list[JSON]:

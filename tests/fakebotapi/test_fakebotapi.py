@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import datetime as dtm
 import hashlib
 import io
+import itertools
+import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
+from aiohttp import web
 from PIL import Image
 from telegram import (
     Bot,
@@ -46,6 +51,7 @@ from telegram.request import HTTPXRequest
 from tests.fakebotapi import (
     ANY,
     FLOOD_METHODS,
+    Balancer,
     BotMessageEvent,
     CallbackAnswer,
     FakeBotApi,
@@ -54,6 +60,7 @@ from tests.fakebotapi import (
 from tests.fakebotapi.htmltext import HtmlParseError, parse_html
 
 pytestmark = pytest.mark.timeout(60)
+JSONDict = dict[str, Any]
 
 
 def png(width: int = 120, height: int = 60, color: str = "red") -> bytes:
@@ -1024,3 +1031,363 @@ async def test_async_waits_do_not_block_loop(api: FakeBotApi, bot: Bot) -> None:
     view = await api.wait_message_async(alice, contains="late", timeout=5)
     await task
     assert view.text == "late"
+
+
+# ------------------------------------------------------------------------------ webhook
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def free_port() -> int:
+    """A port nothing listens on (bound and released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def endpoint(handler: Handler, port: int = 0) -> AsyncIterator[str]:
+    """A tiny aiohttp app in the test's loop answering every path with ``handler``; yields
+    its base URL."""
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handler)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    await web.SockSite(runner, sock).start()
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        await runner.cleanup()
+
+
+async def test_webhook_delivers_updates_with_the_secret(api: FakeBotApi, bot: Bot) -> None:
+    got: list[tuple[str, str | None, str, JSONDict]] = []
+
+    async def hook(request: web.Request) -> web.Response:
+        secret = request.headers.get("X-Telegram-Bot-Api-Secret-Token")
+        got.append((request.path, secret, request.content_type, await request.json()))
+        return web.Response()
+
+    alice = api.add_user("Alice", started=True)
+    sent = await bot.send_message(alice, "k", reply_markup=keyboard([("x", "x")]))
+    async with endpoint(hook) as base:
+        url = f"{base}/hook"
+        assert await bot.set_webhook(
+            url, secret_token="s3cr3t_-X", max_connections=5, allowed_updates=["message"]
+        )
+        info = await bot.get_webhook_info()
+        assert (info.url, info.max_connections, info.allowed_updates) == (url, 5, ("message",))
+        api.press(alice, alice, sent.message_id, "x")  # not allowed: dropped
+        mid = api.send_text(alice, alice, "hello")
+        await asyncio.to_thread(api.wait_delivered, 5)
+    assert len(got) == 1
+    path, secret, ctype, body = got[0]
+    assert (path, secret, ctype) == ("/hook", "s3cr3t_-X", "application/json")
+    assert body == api.all_updates()[-1]  # the very JSON getUpdates would have returned
+    update = Update.de_json(body, bot)
+    assert update.message is not None and update.message.message_id == mid
+    assert update.message.text == "hello"
+    assert api.pending_updates() == []
+    [delivery] = api.webhook_deliveries()
+    assert (delivery.update_id, delivery.url, delivery.status, delivery.error) == (
+        update.update_id,
+        url,
+        200,
+        None,
+    )
+    assert delivery.ok and delivery.attempt == 1
+    with pytest.raises(Conflict, match=r"(?i)webhook is active"):
+        await bot.get_updates()
+
+
+async def test_webhook_retries_until_2xx(api: FakeBotApi, bot: Bot) -> None:
+    seen: list[int] = []
+
+    async def flaky(request: web.Request) -> web.Response:
+        seen.append((await request.json())["update_id"])
+        return web.Response(status=500 if len(seen) <= 2 else 200)
+
+    alice = api.add_user("Alice")
+    async with endpoint(flaky) as base:
+        await bot.set_webhook(f"{base}/hook")
+        api.start_bot(alice)
+        await asyncio.to_thread(api.wait_delivered, 10)
+        info = await bot.get_webhook_info()
+    update_id = api.all_updates()[-1]["update_id"]
+    assert seen == [update_id] * 3
+    assert api.pending_updates() == []
+    attempts = api.webhook_deliveries(update_id)
+    assert [(d.status, d.ok, d.attempt) for d in attempts] == [
+        (500, False, 1),
+        (500, False, 2),
+        (200, True, 3),
+    ]
+    # backoff: 0.5 s, then 1 s
+    gaps = [b.started - (a.started + a.duration) for a, b in itertools.pairwise(attempts)]
+    assert 0.45 <= gaps[0] < 2.0 and 0.95 <= gaps[1] < 3.0, gaps
+    assert info.pending_update_count == 0
+    assert info.last_error_message == "Wrong response from the webhook: 500 Internal Server Error"
+
+
+async def test_webhook_retries_after_refused_connections_and_timeouts() -> None:
+    port = free_port()
+    slow_once: list[int] = []
+
+    async def hook(request: web.Request) -> web.Response:
+        if not slow_once:
+            slow_once.append(1)
+            await asyncio.sleep(1.0)  # longer than webhook_timeout: a failed attempt
+        return web.Response()
+
+    with FakeBotApi(webhook_timeout=0.3, webhook_retry=0.05, webhook_retry_max=0.1) as api:
+        async with client_for(api) as bot:
+            await bot.set_webhook(f"http://127.0.0.1:{port}/hook")
+            alice = api.add_user("Alice")
+            api.start_bot(alice)
+            await api.wait_for_async(lambda a: len(a.webhook_deliveries()) >= 3, 5)
+            assert api.pending_updates() != []  # never lost
+            refused = api.webhook_deliveries()
+            assert all(d.status is None and d.error for d in refused)
+            assert "Connection failed" in (refused[0].error or "")
+            async with endpoint(hook, port):
+                await asyncio.to_thread(api.wait_delivered, 5)
+            answered = [
+                (d.status, d.error)
+                for d in api.webhook_deliveries()
+                if not (d.error or "").startswith("Connection failed")
+            ]
+            assert answered == [
+                (None, "Read timeout expired"),
+                (200, None),
+            ]
+            assert api.pending_updates() == []
+
+
+async def test_webhook_keeps_each_chat_in_order_but_chats_in_parallel(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    alice = api.add_user("Alice")
+    bob = api.add_user("Bob")
+    group_a = api.add_group("A", owner=alice)
+    group_b = api.add_group("B", owner=bob)
+    arrivals: list[tuple[int, str]] = []
+    in_flight: collections.Counter[int] = collections.Counter()
+    most: collections.Counter[int] = collections.Counter()
+    b_arrived = asyncio.Event()
+
+    async def hook(request: web.Request) -> web.Response:
+        message = (await request.json())["message"]
+        chat, text = message["chat"]["id"], message["text"]
+        arrivals.append((chat, text))
+        in_flight[chat] += 1
+        most[chat] = max(most[chat], in_flight[chat])
+        try:
+            if text == "a1":  # held until B's update came: B is not queued behind A
+                await asyncio.wait_for(b_arrived.wait(), 5)
+            if chat == group_b:
+                b_arrived.set()
+            await asyncio.sleep(0.02)
+        finally:
+            in_flight[chat] -= 1
+        return web.Response()
+
+    async with endpoint(hook) as base:
+        await bot.set_webhook(f"{base}/hook")
+        for text in ("a1", "a2", "a3"):
+            api.send_text(alice, group_a, text)
+        api.send_text(bob, group_b, "b1")
+        await asyncio.to_thread(api.wait_delivered, 10)
+    assert [t for c, t in arrivals if c == group_a] == ["a1", "a2", "a3"]
+    assert arrivals.index((group_b, "b1")) < arrivals.index((group_a, "a2"))
+    assert most[group_a] == 1  # one update of a chat in flight at a time
+    assert all(d.ok for d in api.webhook_deliveries()) and len(api.webhook_deliveries()) == 4
+
+
+async def test_set_webhook_validation(api: FakeBotApi, bot: Bot) -> None:
+    base = f"{api.url}/bot{api.token}/setWebhook"
+    for secret in ("bad token!", "x" * 257, "ключ"):
+        resp = httpx.post(base, data={"url": "http://127.0.0.1:1/hook", "secret_token": secret})
+        assert resp.status_code == 400
+        assert (
+            resp.json()["description"] == "Bad Request: secret token contains unallowed characters"
+        )
+    with pytest.raises(BadRequest, match=r"(?i)secret token contains unallowed characters"):
+        await bot.set_webhook("http://127.0.0.1:1/hook", secret_token="no spaces")
+    for url in ("ftp://127.0.0.1/hook", "127.0.0.1:8443/hook", "https:///hook"):
+        resp = httpx.post(base, data={"url": url})
+        assert resp.status_code == 400
+        assert resp.json()["description"].startswith("Bad Request: bad webhook: "), url
+    assert (await bot.get_webhook_info()).url == ""
+    ok = httpx.post(base, data={"url": "http://127.0.0.1:1/hook", "secret_token": "A-z_09" * 40})
+    assert ok.json() == {"ok": True, "result": True}
+
+
+async def test_delete_webhook_stops_delivery(api: FakeBotApi, bot: Bot) -> None:
+    got: list[str] = []
+
+    async def hook(request: web.Request) -> web.Response:
+        got.append((await request.json())["message"]["text"])
+        return web.Response()
+
+    alice = api.add_user("Alice")
+    group = api.add_group("G", owner=alice)
+    async with endpoint(hook) as base:
+        # a long poll waiting when the webhook is set ends with 409
+        poll = asyncio.create_task(bot.get_updates(timeout=dtm.timedelta(seconds=5)))
+        await api.wait_for_async(lambda a: a._st.poll_generation == 1, 2)
+        await bot.set_webhook(f"{base}/hook")
+        with pytest.raises(Conflict):
+            await poll
+        api.send_text(alice, group, "one")
+        await asyncio.to_thread(api.wait_delivered, 5)
+        assert await bot.delete_webhook()
+        api.send_text(alice, group, "two")
+        await asyncio.sleep(0.3)
+        assert got == ["one"]
+        assert [u["message"]["text"] for u in api.pending_updates()] == ["two"]
+        updates = await bot.get_updates()
+        assert [u.message.text for u in updates if u.message] == ["two"]
+        # pending updates are dropped on request
+        api.send_text(alice, group, "three")
+        await bot.set_webhook(f"{base}/hook", drop_pending_updates=True)
+        await bot.delete_webhook(drop_pending_updates=True)
+        assert api.pending_updates() == []
+    assert got == ["one"]
+    assert (await bot.get_webhook_info()).url == ""
+
+
+async def test_balancer_round_robin_and_dead_backends() -> None:
+    hits: list[tuple[str, str, str, str | None, bytes]] = []
+
+    def backend(name: str) -> Handler:
+        async def handle(request: web.Request) -> web.Response:
+            secret = request.headers.get("X-Telegram-Bot-Api-Secret-Token")
+            hits.append((name, request.method, request.path_qs, secret, await request.read()))
+            return web.json_response({"backend": name}, status=201 if name == "b" else 200)
+
+        return handle
+
+    dead = f"http://127.0.0.1:{free_port()}"
+    async with endpoint(backend("a")) as a, endpoint(backend("b")) as b:
+        with Balancer([a, b]) as lb:
+            async with httpx.AsyncClient(base_url=lb.url) as client:
+                answers = [
+                    await client.post(
+                        f"/hook/{i}?q={i}",
+                        content=b'{"n": %d}' % i,
+                        headers={
+                            "X-Telegram-Bot-Api-Secret-Token": "tok",
+                            "Content-Type": "application/json",
+                        },
+                    )
+                    for i in range(4)
+                ]
+                assert [r.json()["backend"] for r in answers] == ["a", "b", "a", "b"]
+                assert [r.status_code for r in answers] == [200, 201, 200, 201]
+                assert hits[1] == ("b", "POST", "/hook/1?q=1", "tok", b'{"n": 1}')
+                assert lb.forwarded == {a: 2, b: 2}
+
+                lb.set_backends([a, dead, b])
+                names = [(await client.get("/x")).json()["backend"] for _ in range(6)]
+                assert sorted(set(names)) == ["a", "b"] and len(names) == 6
+                assert lb.forwarded[dead] == 0 and lb.refused[dead] >= 1
+
+                lb.set_backends([dead])
+                resp = await client.get("/x")
+                assert resp.status_code == 502 and lb.failed == 1
+
+
+async def test_webhook_behind_the_balancer(api: FakeBotApi, bot: Bot) -> None:
+    got: dict[str, list[int]] = {"a": [], "b": []}
+
+    def backend(name: str) -> Handler:
+        async def handle(request: web.Request) -> web.Response:
+            assert request.headers["X-Telegram-Bot-Api-Secret-Token"] == "tok"
+            got[name].append((await request.json())["update_id"])
+            return web.Response()
+
+        return handle
+
+    users = [api.add_user(f"U{i}") for i in range(6)]
+    async with endpoint(backend("a")) as a, endpoint(backend("b")) as b:
+        with Balancer([a, f"http://127.0.0.1:{free_port()}", b]) as lb:
+            await bot.set_webhook(f"{lb.url}/hook", secret_token="tok")
+            for user in users:
+                api.start_bot(user)
+            await asyncio.to_thread(api.wait_delivered, 10)
+    assert got["a"] and got["b"]
+    assert sorted(got["a"] + got["b"]) == [u["update_id"] for u in api.all_updates()]
+    assert all(d.ok for d in api.webhook_deliveries())
+
+
+def test_stop_is_prompt_while_a_delivery_hangs() -> None:
+    with socket.socket() as silent:  # accepts connections (backlog) but never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        api = FakeBotApi().start()
+        try:
+            httpx.post(
+                f"{api.url}/bot{api.token}/setWebhook",
+                data={"url": f"http://127.0.0.1:{silent.getsockname()[1]}/hook"},
+            )
+            api.start_bot(api.add_user("Alice"))
+            api.wait_for(lambda a: a._st.webhook_in_flight, 5)
+        finally:
+            started = time.monotonic()
+            api.stop()
+        assert time.monotonic() - started < 2
+        assert api.webhook_deliveries() == []  # the request in flight was abandoned
+
+
+async def test_two_ptb_applications_in_webhook_mode_behind_the_balancer(api: FakeBotApi) -> None:
+    def application(name: str) -> Application:  # type: ignore[type-arg]
+        async def ping(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            assert update.effective_chat is not None
+            await context.bot.send_message(update.effective_chat.id, f"pong from {name}")
+
+        app: Application = (  # type: ignore[type-arg]
+            ApplicationBuilder()
+            .token(api.token)
+            .base_url(api.base_url)
+            .base_file_url(api.base_file_url)
+            .build()
+        )
+        app.add_handler(CommandHandler("ping", ping))
+        return app
+
+    ports = [free_port(), free_port()]
+    users = [api.add_user(f"U{i}", started=True) for i in range(6)]
+    with Balancer([f"http://127.0.0.1:{port}" for port in ports]) as lb:
+        async with application("A") as app_a, application("B") as app_b:
+            for app, port in ((app_a, ports[0]), (app_b, ports[1])):
+                await app.start()
+                assert app.updater is not None
+                await app.updater.start_webhook(
+                    listen="127.0.0.1",
+                    port=port,
+                    url_path="hook",
+                    webhook_url=f"{lb.url}/hook",
+                    secret_token="s3cret",
+                    max_connections=10,
+                )
+            try:
+                for user in users:
+                    api.send_text(user, user, "/ping")
+                replies = [
+                    await api.wait_message_async(user, contains="pong", timeout=10)
+                    for user in users
+                ]
+                await asyncio.to_thread(api.wait_delivered, 5)
+            finally:
+                for app in (app_a, app_b):
+                    assert app.updater is not None
+                    await app.updater.stop()
+                    await app.stop()
+    senders = {reply.text for reply in replies}
+    assert senders == {"pong from A", "pong from B"}
+    assert sorted(lb.forwarded.values()) == [3, 3]
+    assert api.pending_updates() == []
+    assert all(d.ok for d in api.webhook_deliveries())
