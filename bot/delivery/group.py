@@ -81,7 +81,7 @@ class GroupConverger:
             shown = stored.value
             if shown is None or shown.game_id != match.id:
                 shown = GroupDelivery(game_id=match.id)
-            game = self.service._engine_game(match)
+            game = self.service.engine_game(match)
             step = group_step(match, game, shown)
             if step is None:
                 return None
@@ -101,9 +101,11 @@ class GroupConverger:
             if claimed is None:
                 continue  # someone else changed the record: plan again
             result = await self._perform(Current(match, game), claimed.value, step)  # type: ignore[arg-type]
-            retry = await self._record(key, claimed, match, game, step, result)
+            retry, recorded = await self._record(key, claimed, match, game, step, result)
             if retry is not None:
                 return retry
+            if recorded is not None and group_step(match, game, recorded) is None:
+                return None  # all shown (a change since kicks us again)
         return self.clock()
 
     async def _held(self, claim: Claim, now: float) -> bool:
@@ -139,8 +141,9 @@ class GroupConverger:
         game: Game | None,
         step: GroupStep,
         result: Result,
-    ) -> float | None:
-        """Store what the call did and end our claim; a time to come back, if it failed."""
+    ) -> tuple[float | None, GroupDelivery | None]:
+        """Store what the call did and end our claim: a time to come back if it failed, and
+        the record as written."""
         owner = self.liveness.process_id
         now = self.clock()
         actions = len(game.rounds[step.round_number - 1].moves) if game and step.round_number else 0
@@ -175,20 +178,20 @@ class GroupConverger:
                 round=step.round_number,
             )
         if result.outcome is Outcome.RETRY:
-            return now + max(result.retry_after, 0.1)
+            return now + max(result.retry_after, 0.1), recorded
         if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
-            return now + BACKOFF.after(max(failures, 1))
+            return now + BACKOFF.after(max(failures, 1)), recorded
         if result.outcome is Outcome.FORBIDDEN:
             log.info("cannot write to chat %s: its game is abandoned", match.chat_id)
             await self.service.abandon(match.chat_id, match.thread_id, match.id)
-            return None
+            return None, recorded
         if result.outcome is Outcome.MIGRATED and result.new_chat_id is not None:
             log.info("chat %s moved to %s", match.chat_id, result.new_chat_id)
             threads = await self.service.move_chat(match.chat_id, result.new_chat_id)
             if self.on_moved is not None:
                 self.on_moved(result.new_chat_id, threads)
-            return None
-        return None
+            return None, recorded
+        return None, recorded
 
     # -- the calls ----------------------------------------------------------------------
 

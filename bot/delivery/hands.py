@@ -65,7 +65,7 @@ class HandConverger:
             shown = stored.value
             if shown is None or shown.game_id != match.id:
                 shown = HandDelivery(game_id=match.id)
-            game = self.service._engine_game(match)
+            game = self.service.engine_game(match)
             want = hand_want(match, game, seat)
             step = hand_step(want, shown, match.seats[seat].hand_requests)
             if step is None:
@@ -78,9 +78,14 @@ class HandConverger:
                 continue
             result = await self._perform(match, game, seat, user_id, shown, step, want)
             version = -1 if game is None else game.version
-            retry = await self._record(key, claimed, match, seat, step, want, result, version)
+            retry, recorded = await self._record(
+                key, claimed, match, seat, step, want, result, version
+            )
             if retry is not None:
                 return retry
+            requests = match.seats[seat].hand_requests
+            if recorded is not None and hand_step(want, recorded, requests) is None:
+                return None  # all shown (a change since kicks us again)
         return self.clock()
 
     async def stray(
@@ -173,7 +178,9 @@ class HandConverger:
         want: HandWant | None,
         result: Result,
         version: int,
-    ) -> float | None:
+    ) -> tuple[float | None, HandDelivery | None]:
+        """Store what the call did and end our claim: a time to come back if it failed, and
+        the record as written."""
         owner = self.liveness.process_id
         requests = match.seats[seat].hand_requests
 
@@ -202,13 +209,13 @@ class HandConverger:
                 call=step.call.value,
             )
         if outcome is Outcome.RETRY:
-            return now + max(result.retry_after, 0.1)
+            return now + max(result.retry_after, 0.1), recorded
         if outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
-            return now + BACKOFF.after(recorded.failures if recorded is not None else 1)
+            return now + BACKOFF.after(recorded.failures if recorded is not None else 1), recorded
         if outcome is Outcome.FORBIDDEN:
             await self.service.player_blocked(match.chat_id, match.thread_id, match.id, seat)
-            return None
-        return None
+            return None, recorded
+        return None, recorded
 
 
 def _apply_result(

@@ -120,7 +120,7 @@ class GameService:
     async def current(self, chat_id: int, thread_id: int | None) -> Current | None:
         """The stored match and its game; BrokenGameError if it cannot be read."""
         match = await self.store.load(chat_id, thread_id)
-        return None if match is None else Current(match, self._engine_game(match))
+        return None if match is None else Current(match, self.engine_game(match))
 
     async def find(self, chat_id: int, thread_id: int | None, game_id: str) -> Current:
         found = await self.current(chat_id, thread_id)
@@ -131,7 +131,8 @@ class GameService:
     async def chat_language(self, chat_id: int) -> str:
         return await self.store.chat_language(chat_id) or self.settings.default_language
 
-    def _engine_game(self, match: Match) -> Game | None:
+    def engine_game(self, match: Match) -> Game | None:
+        """The engine game of `match` (None before the start); BrokenGameError if unreadable."""
         if match.engine is None:
             return None
         try:
@@ -610,7 +611,7 @@ class GameService:
         for attempt in range(MAX_ATTEMPTS):
             stored = await self.store.read_match(chat_id, thread_id)
             match = stored.value
-            tx = Tx(match, self._engine_game(match) if match is not None else None)
+            tx = Tx(match, self.engine_game(match) if match is not None else None)
             result = apply(tx)
             match = tx.match
             record = None
