@@ -14,7 +14,8 @@ the other seats. A person answers 1-3 s after his keyboard arrives (0.2-0.5 s fo
 the second press of a move: the end, or the next draw); when a game ends its group
 starts the next with Rematch, so N games run all the time.
 
-Measured over `--seconds` once every game has started (setting them up is not part
+Calls are those Telegram counts (that send, edit or delete a message: not the
+answers to button presses). Measured over `--seconds` once every game has started (setting them up is not part
 of it), from the bot's JSON log (`move`, `hand` and `group` events: commit and
 delivery times), the fake's call log, /proc (the bot's CPU time) and Redis
 (`INFO commandstats`, `MEMORY USAGE`). A move is an action of the game record:
@@ -49,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 
-from tests.fakebotapi import FakeBotApi  # noqa: E402
+from tests.fakebotapi import FLOOD_METHODS, FakeBotApi  # noqa: E402
 from tests.fakebotapi.views import MessageView  # noqa: E402
 
 VARIANTS = ("fives", "muggins", "twolane")
@@ -84,7 +85,17 @@ class RedisServer:
         port = free_port()
         self.folder = tempfile.mkdtemp(prefix="domino-bench-redis-")
         self.process = subprocess.Popen(
-            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", self.folder],
+            [
+                server,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--dir",
+                self.folder,
+            ],
             stdout=subprocess.DEVNULL,
         )
         self.url = f"redis://127.0.0.1:{port}/0"
@@ -123,7 +134,9 @@ class BotProcess:
         deadline = time.monotonic() + timeout
         while "is ready" not in self.log_path.read_text(errors="replace"):
             if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
-                raise SystemExit("load: the bot did not start:\n" + self.log_path.read_text()[-3000:])
+                raise SystemExit(
+                    "load: the bot did not start:\n" + self.log_path.read_text()[-3000:]
+                )
             time.sleep(0.1)
 
     def cpu_seconds(self) -> float:
@@ -229,7 +242,9 @@ class Driver:
 
     # -- pressing ---------------------------------------------------------------------------
 
-    async def press(self, user: int, chat: int, message_id: int, data: str) -> tuple[str | None, bool] | None:
+    async def press(
+        self, user: int, chat: int, message_id: int, data: str
+    ) -> tuple[str | None, bool] | None:
         try:
             query = await asyncio.to_thread(self.api.press, user, chat, message_id, data)
         except Exception:  # the keyboard changed under the finger
@@ -241,11 +256,15 @@ class Driver:
             await asyncio.sleep(0.05)
         return None
 
-    async def _play(self, person: Person, message_id: int, buttons: list[Any], delay: float) -> None:
+    async def _play(
+        self, person: Person, message_id: int, buttons: list[Any], delay: float
+    ) -> None:
         await asyncio.sleep(delay)
         if self.stopping:
             return
-        playable = [b for b in buttons if b.callback_data.startswith("P:") and b.text.startswith("🟢")]
+        playable = [
+            b for b in buttons if b.callback_data.startswith("P:") and b.text.startswith("🟢")
+        ]
         others = [b for b in buttons if b.callback_data.startswith(("D:", "X:"))]
         choice = self.rng.choice(playable) if playable else (others[0] if others else None)
         if choice is None:
@@ -254,7 +273,9 @@ class Driver:
         answer = await self.press(person.user, person.user, message_id, choice.callback_data)
         if answer is None or answer[1]:
             return
-        if choice.callback_data.startswith("P:") and not answer[0].startswith(("Сыграно", "Played")):
+        if choice.callback_data.startswith("P:") and not answer[0].startswith(
+            ("Сыграно", "Played")
+        ):
             await self._choose_end(person, message_id)
 
     async def _choose_end(self, person: Person, message_id: int) -> None:
@@ -265,7 +286,9 @@ class Driver:
             if ends:
                 await asyncio.sleep(self.rng.uniform(0.2, 0.5))
                 person.pressed_at = time.monotonic()
-                await self.press(person.user, person.user, message_id, self.rng.choice(ends).callback_data)
+                await self.press(
+                    person.user, person.user, message_id, self.rng.choice(ends).callback_data
+                )
                 return
 
     # -- setting up -------------------------------------------------------------------------
@@ -289,10 +312,16 @@ class Driver:
         """/newgame, the computer seats, everybody joins, Start."""
         api = self.api
         creator = table.people[0].user
-        sent = await asyncio.to_thread(api.send_text, creator, table.group, f"/newgame {table.variant}")
+        sent = await asyncio.to_thread(
+            api.send_text, creator, table.group, f"/newgame {table.variant}"
+        )
         lobby = await self._until(
             lambda: next(
-                (m for m in api.messages(table.group, from_bot=True) if m.message_id > sent and m.buttons),
+                (
+                    m
+                    for m in api.messages(table.group, from_bot=True)
+                    if m.message_id > sent and m.buttons
+                ),
                 None,
             ),
             "the lobby",
@@ -301,19 +330,34 @@ class Driver:
         computers = 4 - len(table.people)
         level = "ce" if self.args.computers == "easy" else "cs"
         for _ in range(computers):
-            data = next(b.callback_data for b in lobby.buttons if (b.callback_data or "").split(":")[2:3] == [level])
+            data = next(
+                b.callback_data
+                for b in lobby.buttons
+                if (b.callback_data or "").split(":")[2:3] == [level]
+            )
             await self.press(creator, table.group, lobby.message_id, data)
         for person in table.people:
             before = len(api.messages(person.user, from_bot=True))
-            await asyncio.to_thread(api.follow_url_button, person.user, table.group, lobby.message_id, JOIN)
-            await self._until(lambda p=person, b=before: len(api.messages(p.user, from_bot=True)) > b, "joined")
+            await asyncio.to_thread(
+                api.follow_url_button, person.user, table.group, lobby.message_id, JOIN
+            )
+            await self._until(
+                lambda p=person, b=before: len(api.messages(p.user, from_bot=True)) > b, "joined"
+            )
         await self._start(table, lobby.message_id)
 
     async def _start(self, table: Table, lobby_id: int) -> None:
         creator = table.people[0].user
         for _ in range(50):
             lobby = self.api.message(table.group, lobby_id)
-            start = next((b.callback_data for b in lobby.buttons if (b.callback_data or "").split(":")[2:3] == ["st"]), None)
+            start = next(
+                (
+                    b.callback_data
+                    for b in lobby.buttons
+                    if (b.callback_data or "").split(":")[2:3] == ["st"]
+                ),
+                None,
+            )
             if start is not None:
                 answer = await self.press(creator, table.group, lobby_id, start)
                 if answer is not None and not answer[1]:
@@ -327,14 +371,20 @@ class Driver:
         await asyncio.sleep(1.0)
         if self.stopping:
             return
-        data = next(b.callback_data for b in final.buttons if (b.callback_data or "").startswith("RM:"))
+        data = next(
+            b.callback_data for b in final.buttons if (b.callback_data or "").startswith("RM:")
+        )
         seen = {m.message_id for m in self.api.messages(table.group, from_bot=True)}
         answer = await self.press(table.people[0].user, table.group, final.message_id, data)
         if answer is None or answer[1]:
             return
         lobby = await self._until(
             lambda: next(
-                (m for m in self.api.messages(table.group, from_bot=True) if m.message_id not in seen and m.buttons),
+                (
+                    m
+                    for m in self.api.messages(table.group, from_bot=True)
+                    if m.message_id not in seen and m.buttons
+                ),
                 None,
             ),
             "the rematch lobby",
@@ -374,9 +424,59 @@ def read_events(paths: list[Path]) -> list[dict[str, Any]]:
     return events
 
 
-def redis_calls(client: redis.Redis) -> int:
+def redis_commands(client: redis.Redis) -> dict[str, int]:
+    """Commands the server has run, by name (our own INFO left out)."""
     stats = client.info("commandstats")
-    return sum(int(v["calls"]) for k, v in stats.items() if k.startswith("cmdstat_") and k != "cmdstat_info")
+    return {
+        k.removeprefix("cmdstat_"): int(v["calls"])
+        for k, v in stats.items()
+        if k.startswith("cmdstat_") and k != "cmdstat_info"
+    }
+
+
+class CommandCounter:
+    """Commands clients send to Redis (a script counts once; what it runs inside is counted
+    apart), by watching MONITOR from a thread of its own."""
+
+    def __init__(self, url: str) -> None:
+        import threading
+
+        self.client = redis.Redis.from_url(url)
+        self.sent: dict[str, int] = defaultdict(int)
+        self.in_scripts = 0
+        self.counting = False
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def start(self) -> CommandCounter:
+        self._thread.start()
+        return self
+
+    def _watch(self) -> None:
+        try:
+            self._listen()
+        except redis.ConnectionError:
+            pass  # the server stopped
+
+    def _listen(self) -> None:
+        with self.client.monitor() as monitor:
+            for command in monitor.listen():
+                if not self.counting:
+                    continue
+                if command.get("client_type") == "lua" or "lua" in str(
+                    command.get("client_address")
+                ):
+                    self.in_scripts += 1
+                else:
+                    name = str(command.get("command", "")).split(" ", 1)[0].strip('"').lower()
+                    self.sent[name] += 1
+
+
+def calls_by_method(api: FakeBotApi, groups: set[int]) -> dict[str, int]:
+    found: dict[str, int] = defaultdict(int)
+    for call in api.calls(None, None):
+        where = "group" if call.chat_id in groups else "private"
+        found[f"{where} {call.method}{'' if call.ok else ' (failed)'}"] += 1
+    return dict(sorted(found.items(), key=lambda kv: -kv[1]))
 
 
 def redis_bytes(client: redis.Redis, prefix: str, groups: list[int]) -> list[int]:
@@ -389,15 +489,17 @@ def redis_bytes(client: redis.Redis, prefix: str, groups: list[int]) -> list[int
     return sizes
 
 
-def figures(
-    events: list[dict[str, Any]], start: float, end: float
-) -> dict[str, Any]:
+def figures(events: list[dict[str, Any]], start: float, end: float) -> dict[str, Any]:
     """Latency and fairness figures from the bot's events within [start, end] (epoch s)."""
     moves = [e for e in events if e.get("msg") == "move" and start <= e["ts"] <= end]
     committed = {(e["game"], e["v"]): e for e in events if e.get("msg") == "move"}
     hands = [
-        e for e in events
-        if e.get("msg") == "hand" and e.get("live") and e.get("call") == "send" and start <= e["ts"] <= end
+        e
+        for e in events
+        if e.get("msg") == "hand"
+        and e.get("live")
+        and e.get("call") == "send"
+        and start <= e["ts"] <= end
     ]
     hand_waits = [
         e["ts"] - committed[(e["game"], e["v"])]["ts"]
@@ -410,7 +512,9 @@ def figures(
             boards[e["game"]].append((e["ts"], e["v"]))
     lags = []
     for move in moves:
-        shown = next((ts for ts, v in boards[move["game"]] if v >= move["v"] and ts >= move["ts"]), end)
+        shown = next(
+            (ts for ts, v in boards[move["game"]] if v >= move["v"] and ts >= move["ts"]), end
+        )
         lags.append(shown - move["ts"])
     gaps = []
     for game, shown in boards.items():
@@ -479,8 +583,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             balancer = Balancer([f"http://127.0.0.1:{port}" for port in ports]).start()
             secret = uuid.uuid4().hex
             for number, port in enumerate(ports):
-                bot_env = dict(env, WEBHOOK_URL=balancer.url, WEBHOOK_PORT=str(port),
-                               WEBHOOK_LISTEN="127.0.0.1", WEBHOOK_SECRET=secret)
+                bot_env = dict(
+                    env,
+                    WEBHOOK_URL=balancer.url,
+                    WEBHOOK_PORT=str(port),
+                    WEBHOOK_LISTEN="127.0.0.1",
+                    WEBHOOK_SECRET=secret,
+                )
                 bots.append(BotProcess(bot_env, work / f"bot{number}.log").start())
         else:
             bots.append(BotProcess(env, work / "bot0.log").start())
@@ -494,22 +603,48 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         setup_seconds = time.monotonic() - set_up
 
         client = redis.Redis.from_url(redis_server.url)
-        commands_before = redis_calls(client)
+        counter = CommandCounter(redis_server.url).start()
+        await asyncio.sleep(0.5)
+        counter.counting = True
+        commands_before = redis_commands(client)
+        methods_before = calls_by_method(api, set(driver.by_group))
         cpu_before = sum(bot.cpu_seconds() for bot in bots)
-        calls_before = api.count_calls()
-        group_before = sum(api.count_calls(None, t.group) for t in driver.tables)
+        calls_before = api.count_calls(FLOOD_METHODS)
+        group_before = sum(api.count_calls(FLOOD_METHODS, t.group) for t in driver.tables)
         over_before = api.over_limit_calls()
         start_epoch, start = time.time(), time.monotonic()
         await asyncio.sleep(args.seconds)
         end_epoch, elapsed = time.time(), time.monotonic() - start
-        commands = redis_calls(client) - commands_before - 1  # our own INFO
+        counter.counting = False
+        by_command = {
+            name: count - commands_before.get(name, 0)
+            for name, count in redis_commands(client).items()
+        }
+        server_commands = sum(by_command.values())
+        sent = dict(counter.sent)
+        commands = sum(sent.values())
+        methods = {
+            name: count - methods_before.get(name, 0)
+            for name, count in calls_by_method(api, set(driver.by_group)).items()
+        }
         cpu = sum(bot.cpu_seconds() for bot in bots) - cpu_before
-        counted = api.count_calls() - calls_before
-        group_calls = sum(api.count_calls(None, t.group) for t in driver.tables) - group_before
+        counted = api.count_calls(FLOOD_METHODS) - calls_before
+        group_calls = (
+            sum(api.count_calls(FLOOD_METHODS, t.group) for t in driver.tables) - group_before
+        )
         over_limit = api.over_limit_calls() - over_before
+        refused = [
+            (c.method, c.chat_id, round(c.monotonic, 2))
+            for c in api.calls(None, None)
+            if getattr(c, "over_limit", False)
+        ][:10]
         driver.stopping = True
         await asyncio.sleep(3)  # let answers to the last presses come
-        unanswered = [q for q, t in driver.queries.items() if q not in driver.answers and t < time.monotonic() - 3]
+        unanswered = [
+            q
+            for q, t in driver.queries.items()
+            if q not in driver.answers and t < time.monotonic() - 3
+        ]
         sizes = redis_bytes(client, prefix, [t.group for t in driver.tables])
         client.close()
     finally:
@@ -541,6 +676,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "starvation_ratio": found["starvation_ratio"],
         "cpu_ms_per_move": round(1000 * cpu / moves, 2),
         "redis_cmds_per_move": round(commands / moves, 2),
+        "redis_server_cmds_per_move": round(server_commands / moves, 2),
         "redis_bytes_per_game": round(statistics.mean(sizes)) if sizes else 0,
         "redis_bytes_per_game_max": max(sizes, default=0),
         "budget": args.budget,
@@ -552,16 +688,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "answer_p50_ms": round(1000 * percentile(answers, 0.5)),
         "turns": found["turns"],
         "errors": driver.errors[:5],
+        "over_limit_examples": refused,
+        "redis_sent_by_command": {
+            k: round(v / moves, 2) for k, v in sorted(sent.items(), key=lambda kv: -kv[1])
+        },
+        "calls_by_method": {k: round(v / moves, 3) for k, v in methods.items() if v},
         "bot_log": str(bots[0].log_path),
     }
     return result
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=120)
-    parser.add_argument("--budget", type=int, default=30, help="the token's calls a second (bot and fake)")
+    parser.add_argument(
+        "--budget", type=int, default=30, help="the token's calls a second (bot and fake)"
+    )
     parser.add_argument("--all-human", action="store_true", help="every seat a person")
     parser.add_argument("--processes", type=int, default=1, help="bot processes (2+: webhook mode)")
     parser.add_argument("--computers", choices=("easy", "strong"), default="easy")

@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"  # json: one JSON object per line
     # Pauses and pacing; tests shorten them.
     computer_delay_seconds: float = Field(default=1.5, ge=0, le=30)
-    group_edit_interval_seconds: float = Field(default=3.1, ge=0, le=60)
+    group_edit_interval_seconds: float = Field(default=3.5, ge=0, le=60)
     group_messages_per_minute: int = Field(default=20, ge=1, le=600)
     # The bot token's calls a second, shared by every process (Telegram allows about 30).
     overall_max_rate: int = Field(default=30, ge=1, le=10_000)

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from telegram import Bot
 
 from bot.delivery.liveness import Liveness
-from bot.delivery.plan import GroupCall, GroupStep, group_step, next_group_call
+from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
 from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
-from bot.storage.store import Store, Stored, commit
+from bot.storage.store import LOST, Store, Stored, commit
 from bot.telegram import api, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.budget import Priority
@@ -90,6 +90,7 @@ class GroupConverger:
                 return now + 1.0  # another process is making a call: look again after it
             allowed = next_group_call(
                 shown.calls,
+                shown.paced,
                 now,
                 self.settings.group_edit_interval_seconds,
                 self.settings.group_messages_per_minute,
@@ -126,12 +127,14 @@ class GroupConverger:
         claimed.rev += 1
         claimed.claim = Claim(key=step.key, by=self.liveness.process_id, since=now)
         claimed.calls = [t for t in claimed.calls if now - t < 60] + [now]
+        if step.call in BOARD_CALLS:
+            claimed.paced = [t for t in claimed.paced if now - t < 60] + [now]
         if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
             claimed.board = BoardMessage(round_number=step.round_number)
         written = await self.store.write(key, stored, claimed)
-        if written is False:
+        if written is LOST:
             return None
-        return Stored(claimed, written)  # type: ignore[arg-type]
+        return Stored(claimed, written)
 
     async def _record(
         self,
@@ -157,8 +160,10 @@ class GroupConverger:
             shown.rev += 1
             outcome = result.outcome
             if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
-                if outcome is Outcome.RETRY and shown.calls:
-                    shown.calls.pop()  # refused: it did not count
+                if outcome is Outcome.RETRY:  # refused: it did not count
+                    shown.calls = shown.calls[:-1]
+                    if step.call in BOARD_CALLS:
+                        shown.paced = shown.paced[:-1]
                 shown.failures += 1
                 return shown
             shown.failures = 0

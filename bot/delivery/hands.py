@@ -25,7 +25,7 @@ from bot.i18n import translator
 from bot.logs import event
 from bot.render import render_hand
 from bot.storage.models import Claim, HandDelivery, Match
-from bot.storage.store import Store, Stored, commit
+from bot.storage.store import LOST, Store, Stored, commit
 from bot.telegram import api, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.budget import Priority
@@ -129,9 +129,9 @@ class HandConverger:
         claimed.rev += 1
         claimed.claim = Claim(key=step.call.value, by=self.liveness.process_id, since=now)
         written = await self.store.write(key, stored, claimed)
-        if written is False:
+        if written is LOST:
             return None
-        return Stored(claimed, written)  # type: ignore[arg-type]
+        return Stored(claimed, written)
 
     async def _perform(
         self,

@@ -13,7 +13,7 @@ from enum import StrEnum
 from bot.storage.models import GroupDelivery, HandDelivery, Match
 from engine import Game
 
-BURST = 3  # board calls allowed in a burst; then one per interval
+BOARD_BUCKET = 2  # board calls that may go at once after a quiet spell; then one per interval
 LOBBY_GAP = 1.0  # seconds between lobby edits: a burst of presses shows up in one edit
 
 
@@ -29,6 +29,7 @@ class GroupCall(StrEnum):
 
 
 LOBBY_CALLS = {GroupCall.POST_LOBBY, GroupCall.EDIT_LOBBY}
+BOARD_CALLS = {GroupCall.NEW_BOARD, GroupCall.EDIT_BOARD, GroupCall.FINISH_BOARD}
 
 
 @dataclass(frozen=True)
@@ -76,29 +77,50 @@ def group_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupSt
 
 
 def next_group_call(
-    calls: list[float], now: float, interval: float, per_minute: int, step: GroupStep
+    calls: list[float],
+    paced: list[float],
+    now: float,
+    interval: float,
+    per_minute: int,
+    step: GroupStep,
 ) -> float:
     """The earliest time the group may get this call from us.
 
-    A board call waits for the pace (a burst, then one per `interval`), so moves that
-    come faster are shown together; a lobby call only waits `LOBBY_GAP` after the
-    previous call, so a press shows within a second or so. Nothing ever goes over
-    `per_minute` (the call budget enforces Telegram's limit across processes too;
-    this keeps our own calls from using all of it).
+    `calls` are our calls to the group in the last minute, `paced` the board calls
+    among them. A board call waits for its pace, a token bucket: `BOARD_BUCKET`
+    calls may go at once after a quiet spell, then one per `interval` (so moves that
+    come faster are shown together, and no board waits much longer than `interval`).
+    A lobby call only waits `LOBBY_GAP` after the previous call, so a press shows
+    within a second or so; other calls go at once. Nothing goes over `per_minute` (the call budget holds
+    every process to Telegram's limit too; this keeps our own calls from using all
+    of it).
     """
     recent = sorted(t for t in calls if now - t < 60)
     earliest = now
     if len(recent) >= per_minute:
         earliest = max(earliest, recent[-per_minute] + 60)
-    if step.call in LOBBY_CALLS:
-        if recent:
-            earliest = max(earliest, recent[-1] + LOBBY_GAP)
-        return earliest
-    window = interval * BURST
-    in_window = [t for t in recent if now - t < window]
-    if len(in_window) >= BURST:
-        earliest = max(earliest, in_window[-BURST] + window)
-    return earliest
+    if step.call in LOBBY_CALLS and recent:
+        earliest = max(earliest, recent[-1] + LOBBY_GAP)
+    if step.call not in BOARD_CALLS:
+        return earliest  # the lobby, closing it, the final table: at once
+    # Never faster than the minute allows: a full bucket and then one call per interval
+    # stay within `per_minute`, with one call left over for everything else.
+    interval = max(interval, 60 / max(1, per_minute - BOARD_BUCKET - 1))
+    return max(earliest, _token_at(sorted(t for t in paced if now - t < 60), now, interval))
+
+
+def _token_at(paced: list[float], now: float, interval: float) -> float:
+    """When the board's bucket next holds a token (it was full before `paced` began)."""
+    if interval <= 0 or not paced:
+        return now
+    tokens, last = float(BOARD_BUCKET), paced[0]
+    for t in paced:
+        tokens = min(BOARD_BUCKET, tokens + (t - last) / interval) - 1
+        last = t
+    tokens = min(BOARD_BUCKET, tokens + (now - last) / interval)
+    if tokens >= 1:
+        return now
+    return now + (1 - tokens) * interval
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
-"""When each chat's messages are brought in line: at once after a change, and by the sweep.
+"""When each chat's messages are brought in line: at once after a change, on time after that.
 
-Work on a chat is split into targets that go on independently: the turn (a
-deadline to play for), the group's messages, and each player's private chat. A
-board waiting for its group's minute or a 429 never holds up a hand. A change
-made here kicks its chat at once; the due index in Redis covers the rest (a
-deadline, a call the pace held back, a call to retry, a change whose process
-died): every process sweeps it, and a taken game carries a short lease, so each
-is worked on by one process at a time, and by another if that one dies.
+Work on a chat is split into targets that go on independently: the turn (a deadline
+to play for), the group's messages, and each player's private chat. A board waiting
+for its group's minute or a 429 never holds up a hand.
+
+A change made in this process kicks its chat at once, and what its targets need
+later (a deadline, a call the pace held back, a call to retry) is timed here, to
+the moment. The due index in Redis holds the same times a little later
+(`SLACK`): it is the safety net. Every process sweeps it, and a game it takes
+carries a short lease, so when a process dies its chats are taken over within
+seconds, and when two find the same work, one of them does it.
 """
 
 from __future__ import annotations
@@ -23,30 +26,31 @@ from telegram import Bot
 from bot.delivery.group import GroupConverger
 from bot.delivery.hands import HandConverger
 from bot.delivery.liveness import Liveness
-from bot.game.service import Current, GameService
+from bot.game.service import DEADLINE_SLACK, Current, GameService
 from bot.settings import Settings
 from bot.storage.store import BrokenGameError, Store
 
 log = logging.getLogger(__name__)
 
 LEASE = 10.0  # seconds a taken game waits for its taker before another process takes it
+SLACK = DEADLINE_SLACK  # the due index has each time this much later than our own timer
+HORIZON = 600.0  # times further off are left to the sweep
 SWEEP_BATCH = 200  # games taken from the due index at once
 RETRY_STORAGE = 5.0  # seconds before trying again when Redis failed
 RETRY_ERROR = 10.0  # seconds before trying again after an unexpected error
 STOP_WAIT = 5.0  # seconds a stop waits for the work under way
 
 Chat = tuple[int, int | None]
+Step = Callable[[], Awaitable[float | None]]
 
 
 @dataclass
 class _ChatWork:
-    """A chat being worked on in this process: its targets and what each needs next."""
+    """A chat being worked on in this process: its running targets."""
 
     seen: int | None = None  # the due time to settle against (ms), if known
-    current: Current | None = None  # the match as last stored by a change made here
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     dirty: set[str] = field(default_factory=set)
-    next: dict[str, float | None] = field(default_factory=dict)
 
 
 class Delivery:
@@ -68,6 +72,9 @@ class Delivery:
         self.hands = HandConverger(bot, service, liveness, clock)
         self._clock = clock
         self._work: dict[Chat, _ChatWork] = {}
+        self._current: dict[Chat, Current] = {}  # the match as our last change stored it
+        self._next: dict[Chat, dict[str, float]] = {}  # what each target needs next, when
+        self._timers: dict[tuple[Chat, str], asyncio.TimerHandle] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._stopping = False
         self._quiet = asyncio.Event()
@@ -99,12 +106,9 @@ class Delivery:
         if current is None:
             self._start(chat, work, "load", lambda: self._load(chat))
             return
-        work.current = current  # the turn target goes on from the latest one
-        self._start(chat, work, "turn", lambda: self._turn(chat, work))
-        self._start(chat, work, "group", lambda: self.group.run(chat_id, thread_id))
-        for index, seat in enumerate(current.match.seats):
-            if seat.user_id is not None:
-                self._start(chat, work, f"hand:{index}", self._hand(chat, index))
+        self._current[chat] = current  # the turn target goes on from the latest one
+        for name in self._targets(current):
+            self._start(chat, work, name, self._step(chat, name))
 
     async def stray_hand(
         self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
@@ -112,16 +116,20 @@ class Delivery:
         """An old hand message was pressed: if it still has buttons, they go."""
         if await self.hands.stray(chat_id, thread_id, seat, game_id, message_id):
             chat = (chat_id, thread_id)
-            self._start(chat, self._work_on(chat), f"hand:{seat}", self._hand(chat, seat))
+            name = f"hand:{seat}"
+            self._start(chat, self._work_on(chat), name, self._step(chat, name))
 
-    def _work_on(self, chat: Chat) -> _ChatWork:
-        work = self._work.get(chat)
-        if work is None:
-            work = self._work[chat] = _ChatWork()
-            self._quiet.clear()
-        return work
+    @staticmethod
+    def _targets(current: Current) -> list[str]:
+        hands = [f"hand:{i}" for i, seat in enumerate(current.match.seats) if seat.user_id]
+        return ["turn", "group", *hands]
 
-    def _hand(self, chat: Chat, seat: int) -> Callable[[], Awaitable[float | None]]:
+    def _step(self, chat: Chat, name: str) -> Step:
+        if name == "turn":
+            return lambda: self._turn(chat)
+        if name == "group":
+            return lambda: self.group.run(*chat)
+        seat = int(name.removeprefix("hand:"))
         return lambda: self.hands.run(chat[0], chat[1], seat)
 
     def _changed(self, current: Current, seen: int) -> None:
@@ -131,13 +139,17 @@ class Delivery:
         for thread_id in threads:
             self.kick(chat_id, thread_id)
 
-    def _start(
-        self,
-        chat: Chat,
-        work: _ChatWork,
-        name: str,
-        step: Callable[[], Awaitable[float | None]],
-    ) -> None:
+    def _work_on(self, chat: Chat) -> _ChatWork:
+        work = self._work.get(chat)
+        if work is None:
+            work = self._work[chat] = _ChatWork()
+            self._quiet.clear()
+        return work
+
+    def _start(self, chat: Chat, work: _ChatWork, name: str, step: Step) -> None:
+        timer = self._timers.pop((chat, name), None)
+        if timer is not None:
+            timer.cancel()
         if name in work.tasks:
             work.dirty.add(name)  # running: it goes round once more when done
             return
@@ -145,17 +157,15 @@ class Delivery:
             self._run(chat, work, name, step), name=f"delivery {chat[0]} {name}"
         )
 
-    async def _run(
-        self,
-        chat: Chat,
-        work: _ChatWork,
-        name: str,
-        step: Callable[[], Awaitable[float | None]],
-    ) -> None:
+    async def _run(self, chat: Chat, work: _ChatWork, name: str, step: Step) -> None:
         try:
             while not self._stopping:
                 work.dirty.discard(name)
-                work.next[name] = await self._guarded(chat, name, step)
+                later = await self._guarded(chat, name, step)
+                if later is None:
+                    self._next.get(chat, {}).pop(name, None)
+                else:
+                    self._next.setdefault(chat, {})[name] = later
                 if name not in work.dirty:
                     break
         finally:
@@ -167,13 +177,12 @@ class Delivery:
                 if not self._stopping:
                     await self._settle(chat, work)
 
-    async def _guarded(
-        self, chat: Chat, name: str, step: Callable[[], Awaitable[float | None]]
-    ) -> float | None:
+    async def _guarded(self, chat: Chat, name: str, step: Step) -> float | None:
         try:
             return await step()
         except BrokenGameError as exc:
             log.warning("chat %s: stored game unreadable (%s); it waits for /stop", chat[0], exc)
+            self._forget(chat)
             return None
         except RedisError as exc:
             log.warning("chat %s %s: storage unavailable (%s)", chat[0], name, exc)
@@ -183,25 +192,53 @@ class Delivery:
             return self.clock() + RETRY_ERROR
 
     async def _settle(self, chat: Chat, work: _ChatWork) -> None:
-        times = [t for t in work.next.values() if t is not None]
+        """Time what the chat's targets need next here, and note it in the due index."""
+        pending = self._next.get(chat, {})
+        for name, when in pending.items():
+            self._arm(chat, name, when)
+        due = min(pending.values()) + SLACK if pending else None
+        if not pending:
+            self._next.pop(chat, None)
+            self._current.pop(chat, None)
+        if due is not None and work.seen is not None and int(due * 1000) == work.seen:
+            return  # the index has it already (as noted before the change was written)
         try:
-            await self.store.settle_due(chat[0], chat[1], work.seen, min(times) if times else None)
+            await self.store.settle_due(chat[0], chat[1], work.seen, due)
         except RedisError as exc:  # the lease (or the note) brings the chat back later
             log.warning("chat %s: could not note what is due next (%s)", chat[0], exc)
+
+    def _forget(self, chat: Chat) -> None:
+        """Nothing more is due for this chat (its game cannot be read)."""
+        self._next.pop(chat, None)
+        self._current.pop(chat, None)
+        for key in [key for key in self._timers if key[0] == chat]:
+            self._timers.pop(key).cancel()
+
+    def _arm(self, chat: Chat, name: str, when: float) -> None:
+        delay = when - self.clock()
+        if delay > HORIZON or (chat, name) in self._timers:
+            return
+        loop = asyncio.get_running_loop()
+        self._timers[(chat, name)] = loop.call_later(max(0.0, delay), self._wake, chat, name)
+
+    def _wake(self, chat: Chat, name: str) -> None:
+        self._timers.pop((chat, name), None)
+        if not self._stopping:
+            self._start(chat, self._work_on(chat), name, self._step(chat, name))
 
     # -- the targets ----------------------------------------------------------------------
 
     async def _load(self, chat: Chat) -> float | None:
         current = await self.service.current(*chat)
-        if current is None:
-            return None
-        self.kick(chat[0], chat[1], current=current)
+        if current is not None:
+            self.kick(chat[0], chat[1], current=current)
         return None
 
-    async def _turn(self, chat: Chat, work: _ChatWork) -> float | None:
+    async def _turn(self, chat: Chat) -> float | None:
         """Play for the seat to act once its deadline has passed; the deadline otherwise."""
-        current = work.current
-        assert current is not None
+        current = self._current.get(chat)
+        if current is None:
+            return None
         match = current.match
         if match.status == "over":
             await self.service.run_due(*chat, found=current)  # counts it, if nobody did
@@ -211,7 +248,10 @@ class Delivery:
         if match.deadline > self.clock():
             return match.deadline
         played = await self.service.run_due(*chat, found=current)
-        if played is None:  # someone else played it: that change kicked us again
+        if played is None:
+            # Someone else played it, or changed the match: the process that did times
+            # what comes next (the due index has it, should it die).
+            self._current.pop(chat, None)
             return None
         return played.current.match.deadline
 
@@ -225,6 +265,9 @@ class Delivery:
         # The flag as well as the cancel: redis-py can swallow a cancellation that lands
         # in the middle of a command, and the loop would then run (and stop() wait) forever.
         self._stopping = True
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
         tasks = [t for w in self._work.values() for t in w.tasks.values()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
@@ -246,6 +289,10 @@ class Delivery:
         """Take the games that are due now and start on them; the earliest due time left."""
         due = await self.store.take_due(self.clock(), LEASE, SWEEP_BATCH)
         for chat_id, thread_id in due.games:
+            work = self._work.get((chat_id, thread_id))
+            if work is not None:  # under way here: its settling replaces our lease
+                work.seen = due.lease
+                continue
             self.kick(chat_id, thread_id, seen=due.lease)
         return None if due.earliest is None else due.earliest / 1000
 

@@ -24,7 +24,15 @@ from bot.logs import event
 from bot.settings import Settings
 from bot.storage.games import EngineCache
 from bot.storage.models import Level, Match, Seat, StatLine
-from bot.storage.store import RECORD_TTL, BrokenGameError, ConflictError, Store, backoff
+from bot.storage.store import (
+    LOST,
+    RECORD_TTL,
+    BrokenGameError,
+    ConflictError,
+    Store,
+    Stored,
+    backoff,
+)
 from engine import DominoError, Game, Move, MoveEntry, StateError, pack, view_for
 from engine.variants import VARIANTS
 
@@ -38,6 +46,9 @@ MAX_ATTEMPTS = 25
 # process dies right after the commit, a sweeper somewhere brings the chat's
 # messages in line then.
 RETRY_AFTER_CRASH = 5.0
+# The process that set a deadline plays it on time itself; the due index has it this
+# much later, for another process to take over if this one died meanwhile.
+DEADLINE_SLACK = 2.0
 
 
 class Refusal(Exception):
@@ -63,10 +74,16 @@ class Person:
 
 @dataclass(frozen=True)
 class Current:
-    """A match as stored, with its engine game parsed (None before the start)."""
+    """A match as stored, with its engine game parsed (None before the start).
+
+    `raw` is the record exactly as stored: a change that starts from this state can
+    write against it without reading it again. Callers must not change `match` or
+    `game` (a change works on copies).
+    """
 
     match: Match
     game: Game | None
+    raw: bytes | None = None
 
 
 @dataclass
@@ -119,8 +136,9 @@ class GameService:
 
     async def current(self, chat_id: int, thread_id: int | None) -> Current | None:
         """The stored match and its game; BrokenGameError if it cannot be read."""
-        match = await self.store.load(chat_id, thread_id)
-        return None if match is None else Current(match, self.engine_game(match))
+        stored = await self.store.read_match(chat_id, thread_id)
+        match = stored.value
+        return None if match is None else Current(match, self.engine_game(match), stored.raw)
 
     async def find(self, chat_id: int, thread_id: int | None, game_id: str) -> Current:
         found = await self.current(chat_id, thread_id)
@@ -331,8 +349,12 @@ class GameService:
         version: int,
         person: Person,
         move: Move,
+        found: Current | None = None,
     ) -> Played:
-        """A human's move from his hand keyboard (made for game `version`)."""
+        """A human's move from his hand keyboard (made for game `version`).
+
+        `found`: the match as the caller just read it (the change starts from it).
+        """
         now = self.clock()
 
         def apply(tx: Tx) -> list[MoveEntry]:
@@ -357,7 +379,7 @@ class GameService:
             self._after_moves(match, game, now)
             return [entry]
 
-        current, entries = await self._change(chat_id, thread_id, apply)
+        current, entries = await self._change(chat_id, thread_id, apply, found)
         assert current is not None
         _moved(current, entries, "human")
         await self._count_if_over(current)
@@ -572,7 +594,7 @@ class GameService:
             return entries
 
         try:
-            changed, entries = await self._change(chat_id, thread_id, apply)
+            changed, entries = await self._change(chat_id, thread_id, apply, found)
         except Refusal:
             return None
         assert changed is not None
@@ -599,19 +621,28 @@ class GameService:
     # -- the one way a match changes ----------------------------------------------------
 
     async def _change(
-        self, chat_id: int, thread_id: int | None, apply: Callable[[Tx], T]
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        apply: Callable[[Tx], T],
+        first: Current | None = None,
     ) -> tuple[Current | None, T]:
         """Run `apply` on the stored match until the write commits; the new state and its result.
 
         `apply` raises to give up without writing (anything it raises passes through);
-        it may run more than once, so it must not do I/O.
+        it may run more than once, so it must not do I/O. `first`: the state as the
+        caller read it, tried first without reading again.
         """
         key = self.store.keys.game(chat_id, thread_id)
         seen = -1  # the due time noted before the first write (see bot.delivery)
         for attempt in range(MAX_ATTEMPTS):
-            stored = await self.store.read_match(chat_id, thread_id)
-            match = stored.value
-            tx = Tx(match, self.engine_game(match) if match is not None else None)
+            if attempt == 0 and first is not None and first.raw is not None:
+                stored: Stored[Match] = Stored(first.match.model_copy(deep=True), first.raw)
+                game = None if first.game is None else first.game.copy()
+            else:
+                stored = await self.store.read_match(chat_id, thread_id)
+                game = None if stored.value is None else self.engine_game(stored.value)
+            tx = Tx(stored.value, game)
             result = apply(tx)
             match = tx.match
             record = None
@@ -620,20 +651,22 @@ class GameService:
                 match.engine = None if tx.game is None else pack(tx.game)
                 if match.status == "over" and match.engine is not None:
                     record = (self.store.keys.last_record(chat_id, thread_id), match.engine)
-            if match is not None and attempt == 0:
+            if match is not None and seen < 0:
+                # Noted before the write: if we die right after it, a sweeper somewhere
+                # brings the chat in line (at the deadline, if that comes sooner).
                 soon = self.clock() + RETRY_AFTER_CRASH
-                seen = await self.store.note_due(
-                    chat_id, thread_id, min(match.deadline or soon, soon)
-                )
+                due = min(match.deadline + DEADLINE_SLACK if match.deadline else soon, soon)
+                seen = await self.store.note_due(chat_id, thread_id, due)
             also = None if record is None else (record[0], record[1], RECORD_TTL)
-            if await self.store.write(key, stored, match, also=also) is False:
+            written = await self.store.write(key, stored, match, also=also)
+            if written is LOST:
                 await backoff(attempt)
                 continue
             if match is None:
                 return None, result
             if tx.game is not None:
                 self.engines.keep(match.id, tx.game)
-            current = Current(match, tx.game)
+            current = Current(match, tx.game, written)
             if self.on_change is not None:
                 self.on_change(current, seen)
             return current, result

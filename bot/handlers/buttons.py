@@ -184,7 +184,13 @@ async def _hand_button(
         await _show_choice(query, current, view, button, tr)
         return
     played = await d.service.play(
-        button.chat_id, button.thread_id, button.game_id, button.version, person(user), move
+        button.chat_id,
+        button.thread_id,
+        button.game_id,
+        button.version,
+        person(user),
+        move,
+        found=current,
     )
     entry = played.entries[-1] if played.entries else None
     if entry is not None:

@@ -125,7 +125,8 @@ class GroupDelivery(BaseModel):
     board: BoardMessage = Field(default_factory=BoardMessage)
     notes_shown: int = 0  # the match's events captions have shown (see Match.notes_total)
     final_message_id: int | None = None
-    calls: list[float] = Field(default_factory=list)  # our board and lobby calls, last minute
+    calls: list[float] = Field(default_factory=list)  # our calls to the group, last minute
+    paced: list[float] = Field(default_factory=list)  # the board calls among them
     claim: Claim | None = None
     failures: int = 0  # failed calls in a row (for the backoff)
 

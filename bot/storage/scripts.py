@@ -27,12 +27,6 @@ if KEYS[2] then redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[6]) end
 return 1
 """
 
-# Note a game as due at ARGV[2] (ms) unless it is due earlier already; returns its due time.
-DUE_NOTE = """
-redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
-return redis.call('ZSCORE', KEYS[1], ARGV[1])
-"""
-
 # Take the games due by ARGV[1] (ms), at most ARGV[3]: each is pushed to now + ARGV[2]
 # (a lease: if the taker dies, it is due again then). Returns the games, the lease's
 # time and the earliest due time left (or '').
@@ -101,4 +95,13 @@ if chat_limit > 0 then
   redis.call('PEXPIRE', KEYS[2], chat_window * 2)
 end
 return {0, 0}
+"""
+
+# A call that took a while to reach Telegram counts from when it came back: ARGV[1] (ms)
+# becomes the time of ARGV[2] in each window it is in (KEYS).
+BUDGET_RESTAMP = """
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, 'XX', 'GT', ARGV[1], ARGV[2])
+end
+return 1
 """

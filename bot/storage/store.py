@@ -14,6 +14,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -49,6 +50,15 @@ class ConflictError(StoreError):
     """Too many concurrent writers: the change was given up."""
 
 
+class Lost(Enum):
+    """What `Store.write` gives when the record no longer held what the writer read."""
+
+    LOST = "lost"
+
+
+LOST = Lost.LOST
+
+
 @dataclass(frozen=True)
 class Stored(Generic[M]):
     """A record as read: its model (None if absent) and its exact bytes, for the compare-and-set."""
@@ -75,10 +85,10 @@ class Store:
         self.redis = redis
         self.keys = keys
         self._compare_and_set = redis.register_script(scripts.COMPARE_AND_SET)
-        self._due_note = redis.register_script(scripts.DUE_NOTE)
         self._due_take = redis.register_script(scripts.DUE_TAKE)
         self._due_settle = redis.register_script(scripts.DUE_SETTLE)
         self._budget_take = redis.register_script(scripts.BUDGET_TAKE)
+        self._budget_restamp = redis.register_script(scripts.BUDGET_RESTAMP)
 
     # -- records -----------------------------------------------------------------
 
@@ -122,7 +132,7 @@ class Store:
         after: BaseModel | None,
         ttl: int = GAME_TTL,
         also: tuple[str, str, int] | None = None,
-    ) -> bytes | bool | None:
+    ) -> bytes | Lost | None:
         """Write `after` (None: delete) if `key` still holds `before`; False if it does not.
 
         Returns the bytes written (None when deleted). `also` is (key, value, ttl), set
@@ -134,7 +144,7 @@ class Store:
         if also is not None:
             args += [also[1], also[2]]
         if not await self._compare_and_set(keys=keys, args=args, client=self.redis):
-            return False
+            return LOST
         return None if after is None else value
 
     async def change(
@@ -148,7 +158,7 @@ class Store:
         for attempt in range(MAX_ATTEMPTS):
             before = _delivery(model, await self.redis.get(key))
             after = apply(before.value)
-            if await self.write(key, before, after, ttl) is not False:
+            if await self.write(key, before, after, ttl) is not LOST:
                 return after
             await backoff(attempt)
         raise ConflictError(f"gave up changing {key} after {MAX_ATTEMPTS} attempts")
@@ -162,12 +172,14 @@ class Store:
     # -- the due index -------------------------------------------------------------
 
     async def note_due(self, chat_id: int, thread_id: int | None, when: float) -> int:
-        """Note that something may be due at `when` (earliest wins); the due time now, in ms."""
-        member = self.keys.game(chat_id, thread_id)
-        score = await self._due_note(
-            keys=[self.keys.due()], args=[member, _ms(when)], client=self.redis
-        )
-        return int(float(score))
+        """Note that the game must be looked at by `when` (replacing what was noted); in ms.
+
+        Written just before a change of the game is: the process making the change
+        brings the chat in line itself, earlier if need be, and settles the index after.
+        """
+        score = _ms(when)
+        await self.redis.zadd(self.keys.due(), {self.keys.game(chat_id, thread_id): score})
+        return score
 
     async def take_due(self, now: float, lease: float, limit: int) -> Due:
         found, until, first = await self._due_take(
@@ -229,6 +241,13 @@ class Store:
         ]
         wait, why = await self._budget_take(keys=keys, args=args, client=self.redis)
         return int(wait), int(why)
+
+    async def restamp_budget(self, chat_id: int | None, name: str, now: float) -> None:
+        """Count the call `name` from `now` (in the token's window, and the group's)."""
+        keys = [self.keys.budget_calls()]
+        if chat_id is not None:
+            keys.append(self.keys.budget_chat_calls(chat_id))
+        await self._budget_restamp(keys=keys, args=[_ms(now), name], client=self.redis)
 
     async def pause_budget(self, chat_id: int | None, seconds: float) -> None:
         """Telegram asked to wait: no call to this chat (None: to anyone) for `seconds`."""
@@ -348,7 +367,7 @@ async def commit(
     if someone wrote in between, apply the same change to what is there now."""
     current = claimed.value.model_copy(deep=True) if claimed.value is not None else None
     after = apply(current)
-    if await store.write(key, claimed, after) is not False:
+    if await store.write(key, claimed, after) is not LOST:
         return after
     return await store.change(key, model, apply)
 

@@ -73,14 +73,20 @@ COUNTED_METHODS = frozenset(
 
 WEIGHTS = {Priority.HAND: 4, Priority.BOARD: 2, Priority.OTHER: 1}
 # Of the token's calls a second, the share each class may use; what is left over is
-# there for the classes above it, also when they are in another process.
-TOKEN_SHARE = {Priority.ANSWER: 1.0, Priority.HAND: 1.0, Priority.BOARD: 0.9, Priority.OTHER: 0.8}
+# there for the classes above it, also when they are in another process. Even the top
+# classes leave a little: a call let go a few milliseconds late can reach Telegram
+# just after one let go later, and both then count in Telegram's second.
+TOKEN_SHARE = {
+    Priority.ANSWER: 0.94,
+    Priority.HAND: 0.94,
+    Priority.BOARD: 0.9,
+    Priority.OTHER: 0.8,
+}
 # Of a group's calls a minute: replies and notices leave the last few to the board.
 GROUP_SHARE = {Priority.ANSWER: 0.85, Priority.HAND: 1.0, Priority.BOARD: 1.0, Priority.OTHER: 0.75}
-# The windows are a little longer than Telegram's, so that calls that leave here on
-# time and arrive a few milliseconds apart in another order still keep to the limit.
-TOKEN_WINDOW = 1.05
-GROUP_WINDOW = 61.0
+TOKEN_WINDOW = 1.0
+GROUP_WINDOW = 61.0  # a second more than Telegram's minute
+RESTAMP_AFTER = 0.02  # seconds a call may take before it is counted from its end
 PAUSE_ALL_CHATS = 3  # 429s for this many chats within a second: the whole bot waits
 BACKLOG_DECAY = 0.2  # weight of the newest wait in the backlog's moving average
 
@@ -91,6 +97,8 @@ class _Waiter:
     priority: Priority
     since: float
     future: asyncio.Future[None] = field(repr=False)
+    name: str = ""  # the call's entry in the windows, once granted
+    granted: float = 0.0
 
 
 class CallBudget(BaseRateLimiter[Priority]):
@@ -149,16 +157,20 @@ class CallBudget(BaseRateLimiter[Priority]):
         if endpoint not in COUNTED_METHODS or self.store is None or self._closed:
             return await callback(*args, **kwargs)
         chat_id = _chat_id(data.get("chat_id"))
-        await self.acquire(chat_id, Priority.ANSWER if rate_limit_args is None else rate_limit_args)
+        grant = await self.acquire(
+            chat_id, Priority.ANSWER if rate_limit_args is None else rate_limit_args
+        )
         try:
             return await callback(*args, **kwargs)
         except RetryAfter as exc:
             await self.told_to_wait(chat_id, _seconds(exc.retry_after))
             raise
+        finally:
+            await self._restamp(chat_id, grant)
 
     # -- the budget -------------------------------------------------------------------
 
-    async def acquire(self, chat_id: int | None, priority: Priority) -> None:
+    async def acquire(self, chat_id: int | None, priority: Priority) -> _Waiter:
         """Until this process may make one call to `chat_id` (it is then counted)."""
         loop = asyncio.get_running_loop()
         queue = self._queues[priority]
@@ -177,6 +189,20 @@ class CallBudget(BaseRateLimiter[Priority]):
             with contextlib.suppress(ValueError):
                 queue.remove(waiter)
             raise
+        return waiter
+
+    async def _restamp(self, chat_id: int | None, grant: _Waiter) -> None:
+        """A call is counted from when it was let go; one that took a while to reach
+        Telegram is counted from when it came back instead, so that it stays in the
+        windows as long as Telegram counts it."""
+        if self.store is None or not grant.name:
+            return
+        now = self.clock()
+        if now - grant.granted < RESTAMP_AFTER:
+            return
+        group = chat_id is not None and chat_id < 0
+        with contextlib.suppress(Exception):  # a lost restamp only makes the window shorter
+            await self.store.restamp_budget(chat_id if group else None, grant.name, now)
 
     async def told_to_wait(self, chat_id: int | None, seconds: float) -> None:
         """Telegram answered 429: that chat waits (the whole bot, if many chats got one)."""
@@ -235,16 +261,12 @@ class CallBudget(BaseRateLimiter[Priority]):
             chat_limit = (
                 max(1, int(self.group_per_minute * GROUP_SHARE[waiter.priority])) if group else 0
             )
+            name = f"{self._prefix}:{next(self._names)}"
             wait_ms, why = await self.store.take_budget(
-                waiter.chat_id,
-                now,
-                limit,
-                TOKEN_WINDOW,
-                chat_limit,
-                GROUP_WINDOW,
-                f"{self._prefix}:{next(self._names)}",
+                waiter.chat_id, now, limit, TOKEN_WINDOW, chat_limit, GROUP_WINDOW, name
             )
             if wait_ms == 0:
+                waiter.name, waiter.granted = name, now
                 self._release(waiter)
                 return
             if why == 2 and waiter.chat_id is not None:

@@ -29,13 +29,13 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.delivery.scheduler import Delivery
 from bot.game import computer
-from bot.game.service import GameService
+from bot.game.service import DEADLINE_SLACK, GameService
 from bot.handlers.common import Deps
 from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match
-from bot.storage.store import Store
+from bot.storage.store import LOST, Store
 from bot.telegram.texts import REFUSALS
 from engine import Game, Tile, pack, unpack
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, MessageView
@@ -324,7 +324,7 @@ class Harness:
             match = stored.value
             apply(match)
             match.rev += 1
-            if await self.store.write(key, stored, match) is not False:
+            if await self.store.write(key, stored, match) is not LOST:
                 return match
 
     async def raw(self, chat: int, thread_id: int | None = None) -> bytes | None:
@@ -511,10 +511,11 @@ class Harness:
         return result
 
     async def expire(self, chat: int, thread_id: int | None = None) -> None:
-        """Move the clock past the current deadline (the sweeper then acts)."""
+        """Move the clock past the current deadline and the due index's slack after it (the
+        sweeper then acts: the bot's own timer runs on real time)."""
         game = await self.game(chat, thread_id)
         assert game.match.deadline is not None
-        self.clock.advance(game.match.deadline - self.clock() + 0.01)
+        self.clock.advance(game.match.deadline + DEADLINE_SLACK - self.clock() + 0.01)
 
 
 @dataclass

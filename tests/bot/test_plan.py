@@ -3,11 +3,12 @@ hand message should show next."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.delivery.plan import (
-    BURST,
+    BOARD_BUCKET,
     LOBBY_GAP,
     GroupCall,
     GroupStep,
@@ -131,23 +132,35 @@ def test_a_stopped_game_marks_its_board_once() -> None:
 # -- next_group_call --------------------------------------------------------------------
 
 
-def test_a_burst_goes_at_once_then_the_board_waits() -> None:
+def test_a_quiet_board_may_make_two_calls_at_once_then_one_per_interval() -> None:
     calls: list[float] = []
-    for _ in range(BURST):
-        assert next_group_call(calls, 100.0, 1.0, 20, BOARD) == 100.0
+    for _ in range(BOARD_BUCKET):
+        assert next_group_call(calls, calls, 100.0, 3.0, 600, BOARD) == 100.0
         calls.append(100.0)
-    assert next_group_call(calls, 100.0, 1.0, 20, BOARD) == 100.0 + BURST * 1.0
+    assert next_group_call(calls, calls, 100.0, 3.0, 600, BOARD) == 103.0
+    calls.append(103.0)
+    assert next_group_call(calls, calls, 103.0, 3.0, 600, BOARD) == 106.0  # never 3x the wait
+    assert next_group_call(calls, calls, 110.0, 3.0, 600, BOARD) == 110.0
+    # With Telegram's 20 a minute, the pace is never faster than a full bucket and one call
+    # per interval allow within the minute (one call left over for the rest).
+    slower = 60 / 17
+    # Two at 100 and one at 103 left the bucket 1 - 3/slower short of a token at 103.
+    assert next_group_call(calls, calls, 103.0, 3.0, 20, BOARD) == pytest.approx(
+        103 + (1 - (3 / slower - 1)) * slower
+    )
     # The per-minute limit, once reached, holds the group for the rest of the minute.
     spread = [float(t) for t in range(0, 60, 3)]
-    assert next_group_call(spread, 59.5, 0.1, 20, BOARD) == 60.0
-    assert next_group_call(spread, 61.0, 0.1, 20, BOARD) == 61.0
+    assert next_group_call(spread, [], 59.5, 0.1, 20, BOARD) == 60.0
+    assert next_group_call(spread, [], 61.0, 0.1, 20, BOARD) == 61.0
 
 
-def test_a_lobby_edit_waits_only_a_moment_after_the_last_call() -> None:
-    calls = [100.0, 100.0, 100.0]  # a burst of board-paced calls would hold a board
-    assert next_group_call(calls, 100.2, 3.1, 20, LOBBY) == 100.0 + LOBBY_GAP
-    assert next_group_call(calls, 101.5, 3.1, 20, LOBBY) == 101.5
-    assert next_group_call(calls, 101.5, 3.1, 20, BOARD) == 100.0 + BURST * 3.1
+def test_a_lobby_edit_waits_only_a_moment_and_does_not_spend_the_boards_pace() -> None:
+    calls = [100.0, 100.0, 100.0]
+    assert next_group_call(calls, [], 100.2, 3.1, 20, LOBBY) == 100.0 + LOBBY_GAP
+    assert next_group_call(calls, [], 101.5, 3.1, 20, LOBBY) == 101.5
+    assert next_group_call(calls, [], 100.2, 3.1, 20, BOARD) == 100.2  # lobby calls: not paced
+    final = GroupStep(GroupCall.FINAL, "final")
+    assert next_group_call(calls, calls, 100.2, 3.1, 20, final) == 100.2
 
 
 @settings(max_examples=200, deadline=None)
@@ -161,27 +174,33 @@ def test_pacing_never_exceeds_the_limits(
     requests: list[float], interval: float, per_minute: int, lobby: list[bool]
 ) -> None:
     """Callers ask at random times and wait until they may; whatever the times, no minute
-    holds more calls than allowed, board calls keep their pace, and nobody waits when
-    neither limit is reached."""
-    calls: list[tuple[float, bool]] = []
+    holds more calls than allowed, board calls keep their pace (on average one per
+    interval, never more than the bucket at once), and nobody waits for nothing."""
+    calls: list[float] = []
+    paced: list[float] = []
     for asked, is_lobby in zip(sorted(requests), lobby, strict=False):
         kind = LOBBY if is_lobby else BOARD
-        now = max(asked, calls[-1][0] if calls else asked)
-        times = [t for t, _ in calls]
-        allowed = next_group_call(times, now, interval, per_minute, kind)
-        if sum(1 for t in times if now - t < 60) >= per_minute:
+        now = max(asked, calls[-1] if calls else asked)
+        allowed = next_group_call(calls, paced, now, interval, per_minute, kind)
+        if sum(1 for t in calls if now - t < 60) >= per_minute:
             assert allowed > now
         for _ in range(10):
             if allowed <= now:
                 break
             now = allowed
-            allowed = next_group_call(times, now, interval, per_minute, kind)
+            allowed = next_group_call(calls, paced, now, interval, per_minute, kind)
         assert allowed <= now
-        calls.append((now, is_lobby))
-    times = [t for t, _ in calls]
-    for i in range(len(times)):
-        if i + per_minute < len(times):
-            assert times[i + per_minute] - times[i] >= 60 - EPSILON
+        calls.append(now)
+        if not is_lobby:
+            paced.append(now)
+    for i in range(len(calls)):
+        if i + per_minute < len(calls):
+            assert calls[i + per_minute] - calls[i] >= 60 - EPSILON
+    for i in range(len(paced)):
+        # However many calls a span holds, it is at most the bucket plus one per interval.
+        for j in range(i + 1, len(paced)):
+            span = paced[j] - paced[i]
+            assert j - i + 1 <= BOARD_BUCKET + span / interval + EPSILON
 
 
 # -- hands -----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from bot.game.service import GameService, Person, Refusal
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import Match
-from bot.storage.store import Store
+from bot.storage.store import LOST, Store
 from engine import Game, pack, unpack
 from tests.bot.conftest import position
 
@@ -44,7 +44,7 @@ async def put(service: GameService, game: Game, **fields: object) -> Match:
     stored = await service.store.read_match(CHAT, None)
     assert stored.value is not None
     match = stored.value.model_copy(update={"engine": pack(game), **fields})
-    assert await service.store.write(key, stored, match) is not False
+    assert await service.store.write(key, stored, match) is not LOST
     return match
 
 

@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 
 from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
-from bot.game.service import GameService
+from bot.game.service import DEADLINE_SLACK, GameService
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Snapshot, Table, hand_buttons, ru
@@ -151,8 +151,11 @@ def _stack(h: Harness, redis_url: str) -> tuple[Redis, GameService, Delivery]:
     """What one more bot process would hold: its own Redis client and services."""
     client = Redis.from_url(redis_url)
     store = Store(client, Keys(h.key_prefix))
-    service = GameService(store, h.settings, h.clock)
-    delivery = Delivery(h.running[0].app.bot, service, h.settings, Liveness(store), h.clock)
+    # Computers as slow as people: every turn waits for the test's clock, so each sweep
+    # below plays one turn (a process's own timers run on real time).
+    settings = h.settings.model_copy(update={"computer_delay_seconds": 30})
+    service = GameService(store, settings, h.clock)
+    delivery = Delivery(h.running[0].app.bot, service, settings, Liveness(store), h.clock)
     return client, service, delivery
 
 
@@ -172,7 +175,8 @@ async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
             engine_before = before.game()
             seat = engine_before.turn
             assert seat is not None
-            h.clock.advance(max(0.0, (before.deadline or 0) - h.clock()) + 0.01)
+            # Past the deadline and the slack the due index leaves for the process that set it.
+            h.clock.advance(max(0.0, (before.deadline or 0) + DEADLINE_SLACK - h.clock()) + 0.01)
             await asyncio.gather(*(delivery.sweep_once() for *_, delivery in stacks))
             await asyncio.gather(*(delivery.idle() for *_, delivery in stacks))
             after = await table.game()

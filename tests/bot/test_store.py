@@ -11,7 +11,7 @@ from redis.crc import key_slot
 
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, Match, StatLine
-from bot.storage.store import GAME_TTL, BrokenGameError, Store, Stored
+from bot.storage.store import GAME_TTL, LOST, BrokenGameError, Store, Stored
 
 CHAT = -100123
 THREAD = None
@@ -42,12 +42,12 @@ async def test_a_write_is_stored_with_a_ttl(store: Store) -> None:
 
 async def test_a_write_lands_only_on_what_was_read(store: Store) -> None:
     key = store.keys.game(CHAT, THREAD)
-    assert await store.write(key, Stored(None, None), a_match()) is not False
+    assert await store.write(key, Stored(None, None), a_match()) is not LOST
     absent: Stored[Match] = Stored(None, None)
-    assert await store.write(key, absent, a_match(variant="muggins")) is False  # it exists now
+    assert await store.write(key, absent, a_match(variant="muggins")) is LOST  # it exists now
     first = await store.read_match(CHAT, THREAD)
-    assert await store.write(key, first, a_match(rev=1)) is not False
-    assert await store.write(key, first, a_match(rev=2)) is False  # read before the last write
+    assert await store.write(key, first, a_match(rev=1)) is not LOST
+    assert await store.write(key, first, a_match(rev=2)) is LOST  # read before the last write
     assert (await store.load(CHAT, THREAD)) == a_match(rev=1)
     latest = await store.read_match(CHAT, THREAD)
     assert await store.write(key, latest, None) is None  # deleted
@@ -76,7 +76,7 @@ async def test_a_second_key_is_written_with_the_record(store: Store) -> None:
     assert await store.last_record(CHAT, THREAD) == "packed game"
     # A write that loses its compare-and-set writes neither.
     other = (store.keys.last_record(CHAT, THREAD), "another", 60)
-    assert await store.write(key, Stored(None, None), a_match(), also=other) is False
+    assert await store.write(key, Stored(None, None), a_match(), also=other) is LOST
     assert await store.last_record(CHAT, THREAD) == "packed game"
 
 
@@ -94,7 +94,7 @@ async def test_an_unreadable_delivery_record_starts_afresh(store: Store) -> None
     assert group.value is None and group.exists  # so a write replaces exactly that
     assert [h.value for h in hands] == [None, None]
     key = store.keys.group(CHAT, THREAD)
-    assert await store.write(key, group, GroupDelivery(game_id="x")) is not False
+    assert await store.write(key, group, GroupDelivery(game_id="x")) is not LOST
 
 
 def test_a_chats_keys_share_one_cluster_slot() -> None:
@@ -131,9 +131,9 @@ def test_game_keys_name_their_chat_and_topic() -> None:
     assert keys.parse_game(keys.game(-100777, 42)) == (-100777, 42)
 
 
-async def test_the_due_index_keeps_the_earliest_time(store: Store) -> None:
-    assert await store.note_due(CHAT, None, 50.0) == 50_000
-    assert await store.note_due(CHAT, None, 80.0) == 50_000  # later: the earlier one stays
+async def test_the_due_index_gives_out_what_is_due_with_a_lease(store: Store) -> None:
+    assert await store.note_due(CHAT, None, 80.0) == 80_000
+    assert await store.note_due(CHAT, None, 50.0) == 50_000  # a note replaces the last one
     await store.note_due(CHAT, 9, 60.0)
     assert (await store.take_due(40.0, 10, 100)).games == []
     taken = await store.take_due(55.0, 10, 100)
