@@ -15,18 +15,21 @@ the second press of a move: the end, or the next draw); when a game ends its gro
 starts the next with Rematch, so N games run all the time.
 
 Calls are those Telegram counts (that send, edit or delete a message: not the
-answers to button presses). Measured over `--seconds` once every game has started (setting them up is not part
-of it), from the bot's JSON log (`move`, `hand` and `group` events: commit and
-delivery times), the fake's call log, /proc (the bot's CPU time) and Redis
-(`INFO commandstats`, `MEMORY USAGE`). A move is an action of the game record:
-a tile played (or several doubles), a draw, a pass. The last line printed is one
-JSON object with every figure.
+answers to button presses). Measured over `--seconds` once every game has started
+(setting them up is not part of it), from the bot's JSON log (`move`, `hand` and
+`group` events: commit and delivery times), the fake's call log, /proc (the bot's
+CPU time) and Redis (MONITOR for the commands the bot sends, a script counting
+once; `INFO commandstats` for all the server ran; `MEMORY USAGE`). A move is an
+action of the game record: a tile played (or several doubles), a draw, a pass.
+The last line printed is one JSON object with every figure.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
 import json
 import os
 import random
@@ -217,9 +220,9 @@ class Driver:
             self._hand(person, view)
             return
         table = self.by_group.get(view.chat_id)
-        if table is not None and view.photo is not None:
-            if any((b.callback_data or "").startswith("RM:") for b in view.buttons):
-                self._spawn(self._rematch(table, view))
+        final = any((b.callback_data or "").startswith("RM:") for b in view.buttons)
+        if table is not None and view.photo is not None and final:
+            self._spawn(self._rematch(table, view))
 
     def _hand(self, person: Person, view: MessageView) -> None:
         buttons = [b for b in view.buttons if (b.callback_data or "").startswith(HAND_KINDS)]
@@ -452,10 +455,8 @@ class CommandCounter:
         return self
 
     def _watch(self) -> None:
-        try:
+        with contextlib.suppress(redis.ConnectionError):  # the server stopped
             self._listen()
-        except redis.ConnectionError:
-            pass  # the server stopped
 
     def _listen(self) -> None:
         with self.client.monitor() as monitor:
@@ -517,10 +518,10 @@ def figures(events: list[dict[str, Any]], start: float, end: float) -> dict[str,
         )
         lags.append(shown - move["ts"])
     gaps = []
-    for game, shown in boards.items():
+    for shown in boards.values():
         times = [ts for ts, _ in shown if start <= ts <= end]
         if len(times) > 1:
-            gaps.append(max(b - a for a, b in zip(times, times[1:])))
+            gaps.append(max(b - a for a, b in itertools.pairwise(times)))
     # Waits between turns (a seat's draws and its play are one turn), per game.
     ratios = []
     by_game = defaultdict(list)
@@ -535,7 +536,7 @@ def figures(events: list[dict[str, Any]], start: float, end: float) -> dict[str,
             else:
                 turns.append((move["ts"], move["ts"]))
             last_seat = move["seat"] if move.get("turn") == move["seat"] else None
-        waits = [b[0] - a[1] for a, b in zip(turns, turns[1:])]
+        waits = [b[0] - a[1] for a, b in itertools.pairwise(turns)]
         if len(waits) >= 8:
             ratios.append(max(waits) / max(statistics.median(waits), 1e-3))
     return {

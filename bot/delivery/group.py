@@ -27,7 +27,7 @@ from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
 from bot.telegram import api, keyboards, texts
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import Priority
+from bot.telegram.budget import Priority, Ticket
 from engine import Game, SeatView, view_for
 
 log = logging.getLogger(__name__)
@@ -69,9 +69,16 @@ class GroupConverger:
         # Told when a group's game moved to a new chat id (a supergroup), so that the
         # new chat is brought in line.
         self.on_moved: Callable[[int, list[int | None]], None] | None = None
+        self._waiting: dict[str, float] = {}  # since when each group's next call waits
 
-    async def run(self, chat_id: int, thread_id: int | None) -> float | None:
-        """Make the calls the group needs now; when to look again (None: nothing left)."""
+    async def run(
+        self, chat_id: int, thread_id: int | None, abandon: asyncio.Event | None = None
+    ) -> float | None:
+        """Make the calls the group needs now; when to look again (None: nothing left).
+
+        `abandon` is set when the match changes meanwhile: a call still waiting for the
+        budget is then given up (it keeps its place in line) and planned afresh.
+        """
         key = self.store.keys.group(chat_id, thread_id)
         for _ in range(CALLS_PER_PASS):
             stored_match, stored = await self.store.read_group(chat_id, thread_id)
@@ -101,7 +108,12 @@ class GroupConverger:
             claimed = await self._claim(key, stored, shown, step, now)
             if claimed is None:
                 continue  # someone else changed the record: plan again
-            result = await self._perform(Current(match, game), claimed.value, step)  # type: ignore[arg-type]
+            assert claimed.value is not None
+            since = self._waiting.setdefault(key, now)
+            ticket = Ticket(Priority.BOARD, since, abandon)
+            result = await self._perform(Current(match, game), claimed.value, step, ticket)
+            if result.outcome is not Outcome.SUPERSEDED:
+                self._waiting.pop(key, None)
             retry, recorded = await self._record(key, claimed, match, game, step, result)
             if retry is not None:
                 return retry
@@ -159,6 +171,11 @@ class GroupConverger:
                 shown.claim = None
             shown.rev += 1
             outcome = result.outcome
+            if outcome is Outcome.SUPERSEDED:  # not made: as if never claimed
+                shown.calls = shown.calls[:-1]
+                if step.call in BOARD_CALLS:
+                    shown.paced = shown.paced[:-1]
+                return shown
             if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
                 if outcome is Outcome.RETRY:  # refused: it did not count
                     shown.calls = shown.calls[:-1]
@@ -182,6 +199,8 @@ class GroupConverger:
                 v=-1 if game is None else game.version,
                 round=step.round_number,
             )
+        if result.outcome is Outcome.SUPERSEDED:
+            return now, recorded  # planned afresh at once
         if result.outcome is Outcome.RETRY:
             return now + max(result.retry_after, 0.1), recorded
         if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
@@ -200,7 +219,9 @@ class GroupConverger:
 
     # -- the calls ----------------------------------------------------------------------
 
-    async def _perform(self, current: Current, shown: GroupDelivery, step: GroupStep) -> Result:
+    async def _perform(
+        self, current: Current, shown: GroupDelivery, step: GroupStep, ticket: Ticket
+    ) -> Result:
         match = current.match
         tr = translator(match.lang)
         if step.call is GroupCall.POST_LOBBY:
@@ -210,7 +231,7 @@ class GroupConverger:
                 texts.lobby_text(match, tr),
                 thread_id=match.thread_id,
                 markup=keyboards.lobby(match, tr, self.bot.username),
-                priority=Priority.BOARD,
+                priority=ticket,
                 patient=False,
             )
         if step.call is GroupCall.EDIT_LOBBY:
@@ -221,16 +242,18 @@ class GroupConverger:
                 shown.lobby_message_id,
                 texts.lobby_text(match, tr),
                 markup=keyboards.lobby(match, tr, self.bot.username),
-                priority=Priority.BOARD,
+                priority=ticket,
             )
         if step.call is GroupCall.CLOSE_LOBBY:
-            return await self._close_lobby(match, shown, tr)
+            return await self._close_lobby(match, shown, tr, ticket)
         assert current.game is not None
         if step.call is GroupCall.STOP_BOARD:
             assert shown.board.message_id is not None
             view = view_for(current.game, None, shown.board.round_number)
             caption = _with_line(board_text(view, tr), tr("The game was stopped."))
-            return await api.edit_caption(self.bot, match.chat_id, shown.board.message_id, caption)
+            return await api.edit_caption(
+                self.bot, match.chat_id, shown.board.message_id, caption, priority=ticket
+            )
         if step.call is GroupCall.FINAL:
             view = view_for(current.game)
             picture = await asyncio.to_thread(render_final, view, tr)
@@ -241,10 +264,13 @@ class GroupConverger:
                 final_text(view, tr),
                 thread_id=match.thread_id,
                 markup=keyboards.final(match, tr),
+                priority=ticket,
             )
-        return await self._show_board(current, shown, step, tr)
+        return await self._show_board(current, shown, step, tr, ticket)
 
-    async def _close_lobby(self, match: Match, shown: GroupDelivery, tr: Translator) -> Result:
+    async def _close_lobby(
+        self, match: Match, shown: GroupDelivery, tr: Translator, ticket: Ticket
+    ) -> Result:
         assert shown.lobby_message_id is not None
         if match.status == "cancelled":
             return await api.edit_text(
@@ -252,23 +278,26 @@ class GroupConverger:
                 match.chat_id,
                 shown.lobby_message_id,
                 tr("The game was cancelled."),
-                priority=Priority.BOARD,
+                priority=ticket,
             )
-        result = await api.delete(
-            self.bot, match.chat_id, shown.lobby_message_id, priority=Priority.BOARD
-        )
+        result = await api.delete(self.bot, match.chat_id, shown.lobby_message_id, priority=ticket)
         if result.outcome is Outcome.FAILED:  # no right to delete: say it started instead
             result = await api.edit_text(
                 self.bot,
                 match.chat_id,
                 shown.lobby_message_id,
                 tr("The game has started."),
-                priority=Priority.BOARD,
+                priority=ticket,
             )
         return result
 
     async def _show_board(
-        self, current: Current, shown: GroupDelivery, step: GroupStep, tr: Translator
+        self,
+        current: Current,
+        shown: GroupDelivery,
+        step: GroupStep,
+        tr: Translator,
+        ticket: Ticket,
     ) -> Result:
         match, game = current.match, current.game
         assert game is not None
@@ -283,11 +312,23 @@ class GroupConverger:
         markup = None if finishing else keyboards.board(match, tr)
         if step.call is GroupCall.NEW_BOARD:
             return await api.send_photo(
-                self.bot, match.chat_id, picture, caption, thread_id=match.thread_id, markup=markup
+                self.bot,
+                match.chat_id,
+                picture,
+                caption,
+                thread_id=match.thread_id,
+                markup=markup,
+                priority=ticket,
             )
         assert shown.board.message_id is not None
         return await api.edit_photo(
-            self.bot, match.chat_id, shown.board.message_id, picture, caption, markup=markup
+            self.bot,
+            match.chat_id,
+            shown.board.message_id,
+            picture,
+            caption,
+            markup=markup,
+            priority=ticket,
         )
 
 

@@ -28,7 +28,7 @@ from bot.storage.models import Claim, HandDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
 from bot.telegram import api, keyboards, texts
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import Priority
+from bot.telegram.budget import Priority, Ticket
 from engine import Game, Table, view_for
 
 log = logging.getLogger(__name__)
@@ -50,9 +50,20 @@ class HandConverger:
         self.store: Store = service.store
         self.liveness = liveness
         self.clock = clock
+        self._waiting: dict[str, float] = {}  # since when each seat's next call waits
 
-    async def run(self, chat_id: int, thread_id: int | None, seat: int) -> float | None:
-        """Make the calls this seat's private chat needs now; when to look again."""
+    async def run(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        seat: int,
+        abandon: asyncio.Event | None = None,
+    ) -> float | None:
+        """Make the calls this seat's private chat needs now; when to look again.
+
+        `abandon` is set when the match changes meanwhile: a call still waiting for the
+        budget (the hand of a turn that is over, say) is given up and planned afresh.
+        """
         key = self.store.keys.hand(chat_id, thread_id, seat)
         for _ in range(CALLS_PER_PASS):
             stored_match, stored = await self.store.read_hand(chat_id, thread_id, seat)
@@ -76,7 +87,10 @@ class HandConverger:
             claimed = await self._claim(key, stored, shown, step, now)
             if claimed is None:
                 continue
-            result = await self._perform(match, game, seat, user_id, shown, step, want)
+            since = self._waiting.setdefault(key, now)
+            result = await self._perform(match, game, seat, user_id, step, want, since, abandon)
+            if result.outcome is not Outcome.SUPERSEDED:
+                self._waiting.pop(key, None)
             version = -1 if game is None else game.version
             retry, recorded = await self._record(
                 key, claimed, match, seat, step, want, result, version
@@ -139,15 +153,15 @@ class HandConverger:
         game: Game | None,
         seat: int,
         user_id: int,
-        shown: HandDelivery,
         step: HandStep,
         want: HandWant | None,
+        since: float,
+        abandon: asyncio.Event | None,
     ) -> Result:
         if step.call is HandCall.STRIP:
             assert step.message_id is not None
-            return await api.edit_markup(
-                self.bot, user_id, step.message_id, None, priority=Priority.OTHER
-            )
+            ticket = Ticket(Priority.OTHER, since, abandon)
+            return await api.edit_markup(self.bot, user_id, step.message_id, None, priority=ticket)
         assert game is not None and want is not None
         tr = translator(match.seats[seat].lang)
         view = view_for(game, seat)
@@ -158,7 +172,7 @@ class HandConverger:
         caption = texts.hand_caption(match, view, tr, want.live)
         picture = await asyncio.to_thread(render_hand, view, tr)
         markup = keyboards.hand(match, view, tr) if want.live else None
-        priority = Priority.HAND if want.live else Priority.OTHER
+        priority = Ticket(Priority.HAND if want.live else Priority.OTHER, since, abandon)
         if step.call is HandCall.SEND:
             return await api.send_photo(
                 self.bot, user_id, picture, caption, markup=markup, priority=priority
@@ -227,6 +241,8 @@ def _apply_result(
 ) -> None:
     """What a call that Telegram answered (or not) changed in the seat's record."""
     outcome = result.outcome
+    if outcome is Outcome.SUPERSEDED:
+        return  # not made: as if never claimed
     if step.call is HandCall.STRIP:
         if outcome in (Outcome.OK, Outcome.GONE, Outcome.FAILED):
             # Done, gone, or not ours to edit (a message of his own among the ids checked).

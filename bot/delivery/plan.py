@@ -91,9 +91,9 @@ def next_group_call(
     calls may go at once after a quiet spell, then one per `interval` (so moves that
     come faster are shown together, and no board waits much longer than `interval`).
     A lobby call only waits `LOBBY_GAP` after the previous call, so a press shows
-    within a second or so; other calls go at once. Nothing goes over `per_minute` (the call budget holds
-    every process to Telegram's limit too; this keeps our own calls from using all
-    of it).
+    within a second or so; other calls go at once. Nothing goes over `per_minute`
+    (the call budget holds every process to Telegram's limit too; this keeps our own
+    calls from using all of it).
     """
     recent = sorted(t for t in calls if now - t < 60)
     earliest = now

@@ -41,7 +41,9 @@ RETRY_ERROR = 10.0  # seconds before trying again after an unexpected error
 STOP_WAIT = 5.0  # seconds a stop waits for the work under way
 
 Chat = tuple[int, int | None]
-Step = Callable[[], Awaitable[float | None]]
+# A target's pass: given the event that says the match changed meanwhile (a call still
+# waiting for the budget is then given up and planned afresh), when it needs to run again.
+Step = Callable[[asyncio.Event], Awaitable[float | None]]
 
 
 @dataclass
@@ -51,6 +53,7 @@ class _ChatWork:
     seen: int | None = None  # the due time to settle against (ms), if known
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     dirty: set[str] = field(default_factory=set)
+    changed: dict[str, asyncio.Event] = field(default_factory=dict)  # per running pass
 
 
 class Delivery:
@@ -104,7 +107,7 @@ class Delivery:
         if seen >= 0:
             work.seen = seen
         if current is None:
-            self._start(chat, work, "load", lambda: self._load(chat))
+            self._start(chat, work, "load", lambda _: self._load(chat))
             return
         self._current[chat] = current  # the turn target goes on from the latest one
         for name in self._targets(current):
@@ -126,11 +129,11 @@ class Delivery:
 
     def _step(self, chat: Chat, name: str) -> Step:
         if name == "turn":
-            return lambda: self._turn(chat)
+            return lambda _: self._turn(chat)
         if name == "group":
-            return lambda: self.group.run(*chat)
+            return lambda changed: self.group.run(chat[0], chat[1], changed)
         seat = int(name.removeprefix("hand:"))
-        return lambda: self.hands.run(chat[0], chat[1], seat)
+        return lambda changed: self.hands.run(chat[0], chat[1], seat, changed)
 
     def _changed(self, current: Current, seen: int) -> None:
         self.kick(current.match.chat_id, current.match.thread_id, seen, current)
@@ -152,6 +155,9 @@ class Delivery:
             timer.cancel()
         if name in work.tasks:
             work.dirty.add(name)  # running: it goes round once more when done
+            changed = work.changed.get(name)
+            if changed is not None:
+                changed.set()
             return
         work.tasks[name] = asyncio.get_running_loop().create_task(
             self._run(chat, work, name, step), name=f"delivery {chat[0]} {name}"
@@ -161,15 +167,19 @@ class Delivery:
         try:
             while not self._stopping:
                 work.dirty.discard(name)
-                later = await self._guarded(chat, name, step)
+                changed = work.changed[name] = asyncio.Event()
+                later = await self._guarded(chat, name, step, changed)
                 if later is None:
                     self._next.get(chat, {}).pop(name, None)
                 else:
                     self._next.setdefault(chat, {})[name] = later
                 if name not in work.dirty:
+                    if later is not None and not self._stopping:
+                        self._arm(chat, name, later)  # now: not once the chat's other work is done
                     break
         finally:
             del work.tasks[name]
+            work.changed.pop(name, None)
             if not work.tasks and self._work.get(chat) is work:
                 del self._work[chat]
                 if not self._work:
@@ -177,9 +187,11 @@ class Delivery:
                 if not self._stopping:
                     await self._settle(chat, work)
 
-    async def _guarded(self, chat: Chat, name: str, step: Step) -> float | None:
+    async def _guarded(
+        self, chat: Chat, name: str, step: Step, changed: asyncio.Event
+    ) -> float | None:
         try:
-            return await step()
+            return await step(changed)
         except BrokenGameError as exc:
             log.warning("chat %s: stored game unreadable (%s); it waits for /stop", chat[0], exc)
             self._forget(chat)
@@ -194,8 +206,6 @@ class Delivery:
     async def _settle(self, chat: Chat, work: _ChatWork) -> None:
         """Time what the chat's targets need next here, and note it in the due index."""
         pending = self._next.get(chat, {})
-        for name, when in pending.items():
-            self._arm(chat, name, when)
         due = min(pending.values()) + SLACK if pending else None
         if not pending:
             self._next.pop(chat, None)

@@ -35,7 +35,7 @@ from telegram.error import (
 from telegram.ext import ExtBot
 
 from bot.render import Picture
-from bot.telegram.budget import Priority
+from bot.telegram.budget import Priority, Superseded, Ticket
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class Outcome(Enum):
     MIGRATED = "migrated"  # the group became a supergroup: see `new_chat_id`
     RETRY = "retry"  # flood control: try again after `retry_after`
     UNCERTAIN = "uncertain"  # no answer in time: the call may or may not have taken effect
+    SUPERSEDED = "superseded"  # given up before it was made: what it would show changed
     FAILED = "failed"  # refused, or not sent at all
 
 
@@ -114,6 +115,8 @@ async def _once(action: Callable[[], Awaitable[Any]], what: str) -> Result:
             return Result(Outcome.GONE)
         log.warning("%s: bad request: %s", what, exc.message)
         return Result(Outcome.FAILED)
+    except Superseded:
+        return Result(Outcome.SUPERSEDED)
     except TimedOut as exc:
         log.warning("%s: no answer in time (%s)", what, exc.message)
         return Result(Outcome.UNCERTAIN)
@@ -125,7 +128,7 @@ async def _once(action: Callable[[], Awaitable[Any]], what: str) -> Result:
         return Result(Outcome.FAILED)
 
 
-def _ext(bot: Bot) -> ExtBot[Any]:
+def _ext(bot: Bot) -> ExtBot[Any]:  # the budget takes a Priority or a Ticket
     """The application's bot: only it takes the call budget's priority (`rate_limit_args`)."""
     assert isinstance(bot, ExtBot)
     return bot
@@ -139,7 +142,7 @@ async def send_text(
     thread_id: int | None = None,
     markup: InlineKeyboardMarkup | None = None,
     reply_to: int | None = None,
-    priority: Priority = Priority.ANSWER,
+    priority: Priority | Ticket = Priority.ANSWER,
     patient: bool = True,
 ) -> Result:
     return await call(
@@ -167,7 +170,7 @@ async def send_photo(
     *,
     thread_id: int | None = None,
     markup: InlineKeyboardMarkup | None = None,
-    priority: Priority = Priority.BOARD,
+    priority: Priority | Ticket = Priority.BOARD,
 ) -> Result:
     return await call(
         lambda: _ext(bot).send_photo(
@@ -192,7 +195,7 @@ async def edit_photo(
     caption: str,
     *,
     markup: InlineKeyboardMarkup | None = None,
-    priority: Priority = Priority.BOARD,
+    priority: Priority | Ticket = Priority.BOARD,
 ) -> Result:
     media = InputMediaPhoto(
         picture.data, caption=caption, parse_mode="HTML", filename=picture.filename
@@ -216,7 +219,7 @@ async def edit_caption(
     caption: str,
     *,
     markup: InlineKeyboardMarkup | None = None,
-    priority: Priority = Priority.BOARD,
+    priority: Priority | Ticket = Priority.BOARD,
 ) -> Result:
     return await call(
         lambda: _ext(bot).edit_message_caption(
@@ -238,7 +241,7 @@ async def edit_text(
     text: str,
     *,
     markup: InlineKeyboardMarkup | None = None,
-    priority: Priority = Priority.ANSWER,
+    priority: Priority | Ticket = Priority.ANSWER,
     patient: bool = False,
 ) -> Result:
     return await call(
@@ -262,7 +265,7 @@ async def edit_markup(
     message_id: int,
     markup: InlineKeyboardMarkup | None,
     *,
-    priority: Priority = Priority.ANSWER,
+    priority: Priority | Ticket = Priority.ANSWER,
 ) -> Result:
     return await call(
         lambda: _ext(bot).edit_message_reply_markup(
@@ -273,7 +276,7 @@ async def edit_markup(
 
 
 async def delete(
-    bot: Bot, chat_id: int, message_id: int, *, priority: Priority = Priority.OTHER
+    bot: Bot, chat_id: int, message_id: int, *, priority: Priority | Ticket = Priority.OTHER
 ) -> Result:
     return await call(
         lambda: _ext(bot).delete_message(chat_id, message_id, rate_limit_args=priority),

@@ -14,14 +14,17 @@ give one class of call a smaller share of the same window.
 
 In each process one dispatcher hands the budget out: answers to a press first,
 then, in turns weighted 4:2:1, the hand of the player who must act, the group
-boards (oldest first, so every group gets its turn however many play), and the
-rest. A group whose minute is used up, or which Telegram told to wait (429),
-waits alone; only a wait Telegram names for the whole bot stops everyone.
+boards, and the rest; within a class, the call that has waited longest first (so
+every group gets its turn however many play). A group whose minute is used up,
+or which Telegram told to wait (429), waits alone; a class over its share of the
+second steps aside for the others; only a wait Telegram names for the whole bot
+stops everyone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import itertools
 import logging
@@ -34,7 +37,7 @@ from datetime import timedelta
 from enum import IntEnum
 from typing import Any
 
-from telegram.error import RetryAfter
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
 from bot.storage.store import Store
@@ -47,6 +50,27 @@ class Priority(IntEnum):
     HAND = 1  # the hand of the player who must act
     BOARD = 2  # a group's board, lobby and final table
     OTHER = 3  # hands of players who wait, cleaning up, notices
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """What a call tells the budget (as python-telegram-bot's `rate_limit_args`).
+
+    `since`: when the work this call is for began waiting (a call made again after
+    its predecessor was given up keeps its place in line). `abandon`: set when the
+    call is no longer worth making; it then leaves the line (`Superseded`).
+    """
+
+    priority: Priority
+    since: float | None = None
+    abandon: asyncio.Event | None = None
+
+
+class Superseded(TelegramError):
+    """The call was given up before it went: what it would show has changed."""
+
+    def __init__(self) -> None:
+        super().__init__("superseded before it was made")
 
 
 # Every Bot API method that changes what a chat shows; all of them count, as on Telegram.
@@ -101,7 +125,7 @@ class _Waiter:
     granted: float = 0.0
 
 
-class CallBudget(BaseRateLimiter[Priority]):
+class CallBudget(BaseRateLimiter[Ticket | Priority]):
     """python-telegram-bot's rate limiter, backed by the shared budget in Redis."""
 
     def __init__(
@@ -114,9 +138,11 @@ class CallBudget(BaseRateLimiter[Priority]):
         self.group_per_minute = group_per_minute
         self.clock = clock
         self.store: Store | None = None  # set once Redis is connected (until then: no limit)
-        self._queues: dict[Priority, deque[_Waiter]] = {p: deque() for p in Priority}
+        # Each class's waiters, the one waiting longest first.
+        self._queues: dict[Priority, list[_Waiter]] = {p: [] for p in Priority}
         self._passes: dict[Priority, float] = {p: 0.0 for p in Priority}
         self._chat_ready: dict[int, float] = {}  # chats that wait for their window or a 429
+        self._class_ready: dict[Priority, float] = {}  # classes over their share of the second
         self._recent_429: deque[tuple[float, int | None]] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -152,14 +178,16 @@ class CallBudget(BaseRateLimiter[Priority]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: Priority | None,
+        rate_limit_args: Ticket | Priority | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         if endpoint not in COUNTED_METHODS or self.store is None or self._closed:
             return await callback(*args, **kwargs)
         chat_id = _chat_id(data.get("chat_id"))
-        grant = await self.acquire(
-            chat_id, Priority.ANSWER if rate_limit_args is None else rate_limit_args
-        )
+        if isinstance(rate_limit_args, Ticket):
+            ticket = rate_limit_args
+        else:
+            ticket = Ticket(Priority.ANSWER if rate_limit_args is None else rate_limit_args)
+        grant = await self.acquire(chat_id, ticket)
         try:
             return await callback(*args, **kwargs)
         except RetryAfter as exc:
@@ -170,26 +198,49 @@ class CallBudget(BaseRateLimiter[Priority]):
 
     # -- the budget -------------------------------------------------------------------
 
-    async def acquire(self, chat_id: int | None, priority: Priority) -> _Waiter:
-        """Until this process may make one call to `chat_id` (it is then counted)."""
+    async def acquire(self, chat_id: int | None, ticket: Ticket) -> _Waiter:
+        """Until this process may make one call to `chat_id` (it is then counted).
+
+        Raises `Superseded` if `ticket.abandon` is set first.
+        """
         loop = asyncio.get_running_loop()
+        priority = ticket.priority
         queue = self._queues[priority]
         if not queue and priority in WEIGHTS:
             # A class that had nothing to do does not get the turns it missed.
             busy = [self._passes[p] for p in WEIGHTS if self._queues[p]]
             if busy:
                 self._passes[priority] = max(self._passes[priority], min(busy))
-        waiter = _Waiter(chat_id, priority, self.clock(), loop.create_future())
-        queue.append(waiter)
+        since = self.clock() if ticket.since is None else ticket.since
+        waiter = _Waiter(chat_id, priority, since, loop.create_future())
+        bisect.insort(queue, waiter, key=_since)
         self._ensure_dispatcher()
         self._wake.set()
+        abandoned: asyncio.Task[bool] | None = None
+        if ticket.abandon is not None:
+            abandoned = loop.create_task(ticket.abandon.wait())
         try:
-            await waiter.future
+            if abandoned is None:
+                await waiter.future
+            else:
+                await asyncio.wait((waiter.future, abandoned), return_when=asyncio.FIRST_COMPLETED)
+                if not waiter.future.done():
+                    waiter.future.cancel()
+                    self._drop(waiter)
+                    raise Superseded()
         except asyncio.CancelledError:
-            with contextlib.suppress(ValueError):
-                queue.remove(waiter)
+            if not waiter.future.done():
+                waiter.future.cancel()
+            self._drop(waiter)
             raise
+        finally:
+            if abandoned is not None:
+                abandoned.cancel()
         return waiter
+
+    def _drop(self, waiter: _Waiter) -> None:
+        with contextlib.suppress(ValueError):
+            self._queues[waiter.priority].remove(waiter)
 
     async def _restamp(self, chat_id: int | None, grant: _Waiter) -> None:
         """A call is counted from when it was let go; one that took a while to reach
@@ -253,29 +304,36 @@ class CallBudget(BaseRateLimiter[Priority]):
                 await asyncio.sleep(0.1)
 
     async def _grant(self, waiter: _Waiter) -> None:
+        """Count `waiter`'s call and let it go, or put it back to wait for what it needs."""
         assert self.store is not None
-        while not waiter.future.done():
-            now = self.clock()
-            group = waiter.chat_id is not None and waiter.chat_id < 0
-            limit = max(1, int(self.per_second * TOKEN_SHARE[waiter.priority]))
-            chat_limit = (
-                max(1, int(self.group_per_minute * GROUP_SHARE[waiter.priority])) if group else 0
-            )
-            name = f"{self._prefix}:{next(self._names)}"
-            wait_ms, why = await self.store.take_budget(
-                waiter.chat_id, now, limit, TOKEN_WINDOW, chat_limit, GROUP_WINDOW, name
-            )
-            if wait_ms == 0:
-                waiter.name, waiter.granted = name, now
-                self._release(waiter)
-                return
-            if why == 2 and waiter.chat_id is not None:
-                # Only this chat waits: put the call back and serve the others meanwhile.
-                self.waits_for_window += 1
-                self._chat_ready[waiter.chat_id] = now + wait_ms / 1000
-                self._queues[waiter.priority].appendleft(waiter)
-                return
-            await asyncio.sleep(wait_ms / 1000)  # the token's second (or a bot-wide 429)
+        if waiter.future.done():
+            return
+        now = self.clock()
+        group = waiter.chat_id is not None and waiter.chat_id < 0
+        limit = max(1, int(self.per_second * TOKEN_SHARE[waiter.priority]))
+        chat_limit = (
+            max(1, int(self.group_per_minute * GROUP_SHARE[waiter.priority])) if group else 0
+        )
+        name = f"{self._prefix}:{next(self._names)}"
+        wait_ms, why = await self.store.take_budget(
+            waiter.chat_id, now, limit, TOKEN_WINDOW, chat_limit, GROUP_WINDOW, name
+        )
+        if wait_ms == 0:
+            waiter.name, waiter.granted = name, now
+            self._release(waiter)
+            return
+        if waiter.future.done():
+            return  # given up meanwhile
+        ready = now + wait_ms / 1000
+        bisect.insort(self._queues[waiter.priority], waiter, key=_since)  # its place kept
+        if why == 2 and waiter.chat_id is not None:
+            self.waits_for_window += 1
+            self._chat_ready[waiter.chat_id] = ready  # only this chat waits
+        elif why == 1:
+            self._class_ready[waiter.priority] = ready  # the others may still have room
+        else:
+            for priority in Priority:  # Telegram's wait for the whole bot
+                self._class_ready[priority] = ready
 
     def _release(self, waiter: _Waiter) -> None:
         if waiter.future.done():
@@ -289,17 +347,23 @@ class CallBudget(BaseRateLimiter[Priority]):
     def _next(self) -> _Waiter | None:
         """The next call to serve: answers first, then the weighted turns of the others."""
         now = self.clock()
-        waiter = self._first_ready(self._queues[Priority.ANSWER], now)
-        if waiter is not None:
-            return waiter
+        if self._class_ready.get(Priority.ANSWER, 0.0) <= now:
+            waiter = self._first_ready(Priority.ANSWER, now)
+            if waiter is not None:
+                return waiter
         for priority in sorted(WEIGHTS, key=lambda p: (self._passes[p], p)):
-            waiter = self._first_ready(self._queues[priority], now)
+            if self._class_ready.get(priority, 0.0) > now:
+                continue
+            waiter = self._first_ready(priority, now)
             if waiter is not None:
                 self._passes[priority] += 1 / WEIGHTS[priority]
                 return waiter
         return None
 
-    def _first_ready(self, queue: deque[_Waiter], now: float) -> _Waiter | None:
+    def _first_ready(self, priority: Priority, now: float) -> _Waiter | None:
+        queue = self._queues[priority]
+        while queue and queue[0].future.done():
+            queue.pop(0)  # given up
         for index, waiter in enumerate(queue):
             if waiter.future.done():
                 continue
@@ -310,20 +374,24 @@ class CallBudget(BaseRateLimiter[Priority]):
             if ready is not None:
                 del self._chat_ready[waiter.chat_id]  # type: ignore[arg-type]
             return waiter
-        # Drop cancelled waiters so the queue does not grow.
-        while queue and queue[0].future.done():
-            queue.popleft()
         return None
 
     async def _sleep_until_ready(self) -> None:
-        """Until a new call is queued, or the first chat that waits may go on."""
-        pending = [w for q in self._queues.values() for w in q if not w.future.done()]
-        timeout = None
-        if pending:
-            readies = [self._chat_ready.get(w.chat_id, 0.0) for w in pending if w.chat_id]
-            timeout = max(0.005, min(readies, default=self.clock()) - self.clock())
+        """Until a new call is queued, or the first waiting chat or class may go on."""
+        now = self.clock()
+        readies = [
+            max(self._chat_ready.get(w.chat_id or 0, now), self._class_ready.get(p, now))
+            for p, queue in self._queues.items()
+            for w in queue
+            if not w.future.done()
+        ]
+        timeout = max(0.005, min(readies) - now) if readies else None
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), timeout)
+
+
+def _since(waiter: _Waiter) -> float:
+    return waiter.since
 
 
 def _chat_id(value: Any) -> int | None:
