@@ -8,7 +8,6 @@ when the next call may go, or None when the group shows what it should.
 
 from __future__ import annotations
 
-import asyncio
 import html
 import logging
 from collections.abc import Callable
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 
 from telegram import Bot
 
+from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
 from bot.game.service import Current, GameService
@@ -71,13 +71,11 @@ class GroupConverger:
         self.on_moved: Callable[[int, list[int | None]], None] | None = None
         self._waiting: dict[str, float] = {}  # since when each group's next call waits
 
-    async def run(
-        self, chat_id: int, thread_id: int | None, abandon: asyncio.Event | None = None
-    ) -> float | None:
+    async def run(self, chat_id: int, thread_id: int | None) -> float | None:
         """Make the calls the group needs now; when to look again (None: nothing left).
 
-        `abandon` is set when the match changes meanwhile: a call still waiting for the
-        budget is then given up (it keeps its place in line) and planned afresh.
+        (A board waiting for the budget is not given up when more moves come: it goes
+        as drawn, the next one shows the rest.)
         """
         key = self.store.keys.group(chat_id, thread_id)
         for _ in range(CALLS_PER_PASS):
@@ -110,7 +108,7 @@ class GroupConverger:
                 continue  # someone else changed the record: plan again
             assert claimed.value is not None
             since = self._waiting.setdefault(key, now)
-            ticket = Ticket(Priority.BOARD, since, abandon)
+            ticket = Ticket(Priority.BOARD, since)
             result = await self._perform(Current(match, game), claimed.value, step, ticket)
             if result.outcome is not Outcome.SUPERSEDED:
                 self._waiting.pop(key, None)
@@ -256,7 +254,7 @@ class GroupConverger:
             )
         if step.call is GroupCall.FINAL:
             view = view_for(current.game)
-            picture = await asyncio.to_thread(render_final, view, tr)
+            picture = await draw(render_final, view, tr)
             return await api.send_photo(
                 self.bot,
                 match.chat_id,
@@ -308,7 +306,7 @@ class GroupConverger:
         )
         view = view_for(game, None, number)
         caption = board_caption(match, game, view, tr, shown, number, finishing)
-        picture = await asyncio.to_thread(render_board, view, tr)
+        picture = await draw(render_board, view, tr)
         markup = None if finishing else keyboards.board(match, tr)
         if step.call is GroupCall.NEW_BOARD:
             return await api.send_photo(

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from telegram import Bot
 
+from bot.delivery.drawing import draw
 from bot.delivery.group import BACKOFF, CLAIM_LEASE
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import HandCall, HandStep, HandWant, hand_step, hand_want
@@ -51,6 +52,7 @@ class HandConverger:
         self.liveness = liveness
         self.clock = clock
         self._waiting: dict[str, float] = {}  # since when each seat's next call waits
+        self._showing: dict[str, str] = {}  # what the call each seat waits for would show
 
     async def run(
         self,
@@ -88,7 +90,11 @@ class HandConverger:
             if claimed is None:
                 continue
             since = self._waiting.setdefault(key, now)
-            result = await self._perform(match, game, seat, user_id, step, want, since, abandon)
+            self._showing[key] = "" if step.call is HandCall.STRIP or want is None else want.shows
+            try:
+                result = await self._perform(match, game, seat, user_id, step, want, since, abandon)
+            finally:
+                self._showing.pop(key, None)
             if result.outcome is not Outcome.SUPERSEDED:
                 self._waiting.pop(key, None)
             version = -1 if game is None else game.version
@@ -101,6 +107,12 @@ class HandConverger:
             if recorded is not None and hand_step(want, recorded, requests) is None:
                 return None  # all shown (a change since kicks us again)
         return self.clock()
+
+    def waiting(self, chat_id: int, thread_id: int | None, seat: int) -> str | None:
+        """What the seat's call under way would show (None: no call under way; "" for
+        taking an old message's buttons off, which never goes stale)."""
+        shows = self._showing.get(self.store.keys.hand(chat_id, thread_id, seat))
+        return None if shows == "" else shows
 
     async def stray(
         self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
@@ -160,7 +172,7 @@ class HandConverger:
     ) -> Result:
         if step.call is HandCall.STRIP:
             assert step.message_id is not None
-            ticket = Ticket(Priority.OTHER, since, abandon)
+            ticket = Ticket(Priority.HAND, since, abandon)
             return await api.edit_markup(self.bot, user_id, step.message_id, None, priority=ticket)
         assert game is not None and want is not None
         tr = translator(match.seats[seat].lang)
@@ -170,9 +182,11 @@ class HandConverger:
             # until his turn (his tiles), not whose turn it is or the ends.
             view = dataclasses.replace(view, turn=None, table=Table(), legal=())
         caption = texts.hand_caption(match, view, tr, want.live)
-        picture = await asyncio.to_thread(render_hand, view, tr)
+        picture = await draw(render_hand, view, tr)
         markup = keyboards.hand(match, view, tr) if want.live else None
-        priority = Ticket(Priority.HAND if want.live else Priority.OTHER, since, abandon)
+        # A hand that waits is what the player's own move leaves him with, as soon as it is
+        # made: as urgent as the hand of a player who must act (and in line by age).
+        priority = Ticket(Priority.HAND, since, abandon)
         if step.call is HandCall.SEND:
             return await api.send_photo(
                 self.bot, user_id, picture, caption, markup=markup, priority=priority

@@ -26,6 +26,7 @@ from telegram import Bot
 from bot.delivery.group import GroupConverger
 from bot.delivery.hands import HandConverger
 from bot.delivery.liveness import Liveness
+from bot.delivery.plan import hand_want
 from bot.game.service import DEADLINE_SLACK, Current, GameService
 from bot.settings import Settings
 from bot.storage.store import BrokenGameError, Store
@@ -41,8 +42,8 @@ RETRY_ERROR = 10.0  # seconds before trying again after an unexpected error
 STOP_WAIT = 5.0  # seconds a stop waits for the work under way
 
 Chat = tuple[int, int | None]
-# A target's pass: given the event that says the match changed meanwhile (a call still
-# waiting for the budget is then given up and planned afresh), when it needs to run again.
+# A target's pass: given the event that says its call waiting for the budget is no longer
+# worth making (it is then given up and planned afresh), when it needs to run again.
 Step = Callable[[asyncio.Event], Awaitable[float | None]]
 
 
@@ -112,6 +113,7 @@ class Delivery:
         self._current[chat] = current  # the turn target goes on from the latest one
         for name in self._targets(current):
             self._start(chat, work, name, self._step(chat, name))
+        self._give_up_stale_hands(chat, work, current)
 
     async def stray_hand(
         self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
@@ -122,6 +124,20 @@ class Delivery:
             name = f"hand:{seat}"
             self._start(chat, self._work_on(chat), name, self._step(chat, name))
 
+    def _give_up_stale_hands(self, chat: Chat, work: _ChatWork, current: Current) -> None:
+        """A hand call still waiting for the budget that no longer shows what the seat
+        should see (the edit of his last turn, when his next one has begun) is given up;
+        its pass then makes the call that is due now, in the place the old one had."""
+        for index in range(len(current.match.seats)):
+            name = f"hand:{index}"
+            changed = work.changed.get(name)
+            waiting = self.hands.waiting(chat[0], chat[1], index)
+            if changed is None or waiting is None:
+                continue
+            want = hand_want(current.match, current.game, index)
+            if want is None or want.shows != waiting:
+                changed.set()
+
     @staticmethod
     def _targets(current: Current) -> list[str]:
         hands = [f"hand:{i}" for i, seat in enumerate(current.match.seats) if seat.user_id]
@@ -131,7 +147,7 @@ class Delivery:
         if name == "turn":
             return lambda _: self._turn(chat)
         if name == "group":
-            return lambda changed: self.group.run(chat[0], chat[1], changed)
+            return lambda _: self.group.run(*chat)
         seat = int(name.removeprefix("hand:"))
         return lambda changed: self.hands.run(chat[0], chat[1], seat, changed)
 
@@ -155,9 +171,6 @@ class Delivery:
             timer.cancel()
         if name in work.tasks:
             work.dirty.add(name)  # running: it goes round once more when done
-            changed = work.changed.get(name)
-            if changed is not None:
-                changed.set()
             return
         work.tasks[name] = asyncio.get_running_loop().create_task(
             self._run(chat, work, name, step), name=f"delivery {chat[0]} {name}"

@@ -13,12 +13,12 @@ the token's second on a call that the group's minute then refuses; nor can it
 give one class of call a smaller share of the same window.
 
 In each process one dispatcher hands the budget out: answers to a press first,
-then, in turns weighted 4:2:1, the hand of the player who must act, the group
-boards, and the rest; within a class, the call that has waited longest first (so
-every group gets its turn however many play). A group whose minute is used up,
-or which Telegram told to wait (429), waits alone; a class over its share of the
-second steps aside for the others; only a wait Telegram names for the whole bot
-stops everyone.
+then, in turns weighted 4:2:1, the players' hands, the group boards, and the
+rest; within a class, the call that has waited longest first (so every group
+gets its turn however many play). A group whose minute is used up, or which
+Telegram told to wait (429), waits alone; only a wait Telegram names for the
+whole bot stops everyone. (The weights order the calls of one process; the
+processes on one token share its second first come, first served.)
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from typing import Any
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
+from bot.logs import event
 from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -47,9 +48,9 @@ log = logging.getLogger(__name__)
 
 class Priority(IntEnum):
     ANSWER = 0  # a direct reply to someone's press or command
-    HAND = 1  # the hand of the player who must act
+    HAND = 1  # a player's hand: of the one who must act, or as his move left it
     BOARD = 2  # a group's board, lobby and final table
-    OTHER = 3  # hands of players who wait, cleaning up, notices
+    OTHER = 3  # what can wait: notices
 
 
 @dataclass(frozen=True)
@@ -96,23 +97,21 @@ COUNTED_METHODS = frozenset(
 )
 
 WEIGHTS = {Priority.HAND: 4, Priority.BOARD: 2, Priority.OTHER: 1}
-# Of the token's calls a second, the share each class may use; what is left over is
-# there for the classes above it, also when they are in another process. Even the top
-# classes leave a little: a call let go a few milliseconds late can reach Telegram
-# just after one let go later, and both then count in Telegram's second.
-TOKEN_SHARE = {
-    Priority.ANSWER: 0.94,
-    Priority.HAND: 0.94,
-    Priority.BOARD: 0.9,
-    Priority.OTHER: 0.8,
-}
+# Of the token's calls a second, the share a process may use. Not all of it: a call let
+# go a few milliseconds late can reach Telegram just after one let go later, and both
+# then count in Telegram's second. Which class gets the next call is the weighted turns'
+# choice; a share per class would let the top class starve the others whenever it has
+# enough to send.
+TOKEN_SHARE = 0.94
 # Of a group's calls a minute: replies and notices leave the last few to the board.
 GROUP_SHARE = {Priority.ANSWER: 0.85, Priority.HAND: 1.0, Priority.BOARD: 1.0, Priority.OTHER: 0.75}
 TOKEN_WINDOW = 1.0
+SPREAD = 0.9  # of the time a call takes from the token's second: the least gap between two
 GROUP_WINDOW = 61.0  # a second more than Telegram's minute
 RESTAMP_AFTER = 0.02  # seconds a call may take before it is counted from its end
 PAUSE_ALL_CHATS = 3  # 429s for this many chats within a second: the whole bot waits
 BACKLOG_DECAY = 0.2  # weight of the newest wait in the backlog's moving average
+REPORT_EVERY = 30.0  # seconds between the budget's lines in the log
 
 
 @dataclass
@@ -121,6 +120,7 @@ class _Waiter:
     priority: Priority
     since: float
     future: asyncio.Future[None] = field(repr=False)
+    queued: float = 0.0  # when it joined the line (`since` may be older: see Ticket)
     name: str = ""  # the call's entry in the windows, once granted
     granted: float = 0.0
 
@@ -142,7 +142,7 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         self._queues: dict[Priority, list[_Waiter]] = {p: [] for p in Priority}
         self._passes: dict[Priority, float] = {p: 0.0 for p in Priority}
         self._chat_ready: dict[int, float] = {}  # chats that wait for their window or a 429
-        self._class_ready: dict[Priority, float] = {}  # classes over their share of the second
+        self._token_ready = 0.0  # while the token's second is full
         self._recent_429: deque[tuple[float, int | None]] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -152,6 +152,8 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         self._closed = False
         self.granted = 0
         self.waits_for_window = 0
+        self._granted_by: dict[Priority, int] = {p: 0 for p in Priority}
+        self._reported = 0.0
 
     # -- BaseRateLimiter ------------------------------------------------------------
 
@@ -212,7 +214,7 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
             if busy:
                 self._passes[priority] = max(self._passes[priority], min(busy))
         since = self.clock() if ticket.since is None else ticket.since
-        waiter = _Waiter(chat_id, priority, since, loop.create_future())
+        waiter = _Waiter(chat_id, priority, since, loop.create_future(), self.clock())
         bisect.insort(queue, waiter, key=_since)
         self._ensure_dispatcher()
         self._wake.set()
@@ -287,8 +289,23 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
                 self._dispatch(), name="domino-call-budget"
             )
 
+    def _report(self) -> None:
+        """Every so often, one line of how the budget is spent (while it is)."""
+        now = self.clock()
+        if now - self._reported < REPORT_EVERY:
+            return
+        self._reported = now
+        event(
+            log,
+            "budget",
+            granted={p.name.lower(): n for p, n in self._granted_by.items()},
+            queued={p.name.lower(): len(q) for p, q in self._queues.items()},
+            backlog=round(self._backlog, 2),
+        )
+
     async def _dispatch(self) -> None:
         while True:
+            self._report()
             waiter = self._next()
             if waiter is None:
                 self._wake.clear()
@@ -310,7 +327,7 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
             return
         now = self.clock()
         group = waiter.chat_id is not None and waiter.chat_id < 0
-        limit = max(1, int(self.per_second * TOKEN_SHARE[waiter.priority]))
+        limit = max(1, int(self.per_second * TOKEN_SHARE))
         chat_limit = (
             max(1, int(self.group_per_minute * GROUP_SHARE[waiter.priority])) if group else 0
         )
@@ -321,6 +338,9 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         if wait_ms == 0:
             waiter.name, waiter.granted = name, now
             self._release(waiter)
+            # Spread out: calls let go in a bunch can reach Telegram in another order, and
+            # a bunch that leaves the window together would come back as another bunch.
+            self._token_ready = max(self._token_ready, now + SPREAD * TOKEN_WINDOW / limit)
             return
         if waiter.future.done():
             return  # given up meanwhile
@@ -329,31 +349,30 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         if why == 2 and waiter.chat_id is not None:
             self.waits_for_window += 1
             self._chat_ready[waiter.chat_id] = ready  # only this chat waits
-        elif why == 1:
-            self._class_ready[waiter.priority] = ready  # the others may still have room
         else:
-            for priority in Priority:  # Telegram's wait for the whole bot
-                self._class_ready[priority] = ready
+            # The token's second is full (or Telegram asked the whole bot to wait): every
+            # call waits; the turns then pick who goes first.
+            self._token_ready = ready
 
     def _release(self, waiter: _Waiter) -> None:
         if waiter.future.done():
             return
-        waited = self.clock() - waiter.since
+        waited = self.clock() - waiter.queued
         if waiter.priority is Priority.HAND:
             self._backlog += BACKLOG_DECAY * (waited - self._backlog)
         self.granted += 1
+        self._granted_by[waiter.priority] += 1
         waiter.future.set_result(None)
 
     def _next(self) -> _Waiter | None:
         """The next call to serve: answers first, then the weighted turns of the others."""
         now = self.clock()
-        if self._class_ready.get(Priority.ANSWER, 0.0) <= now:
-            waiter = self._first_ready(Priority.ANSWER, now)
-            if waiter is not None:
-                return waiter
+        if self._token_ready > now:
+            return None
+        waiter = self._first_ready(Priority.ANSWER, now)
+        if waiter is not None:
+            return waiter
         for priority in sorted(WEIGHTS, key=lambda p: (self._passes[p], p)):
-            if self._class_ready.get(priority, 0.0) > now:
-                continue
             waiter = self._first_ready(priority, now)
             if waiter is not None:
                 self._passes[priority] += 1 / WEIGHTS[priority]
@@ -380,8 +399,8 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         """Until a new call is queued, or the first waiting chat or class may go on."""
         now = self.clock()
         readies = [
-            max(self._chat_ready.get(w.chat_id or 0, now), self._class_ready.get(p, now))
-            for p, queue in self._queues.items()
+            max(self._chat_ready.get(w.chat_id or 0, now), self._token_ready)
+            for queue in self._queues.values()
             for w in queue
             if not w.future.done()
         ]

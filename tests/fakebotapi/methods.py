@@ -977,15 +977,15 @@ def dispatch(
             raise ApiError(404, "Not Found: method not found")
         counted = name in FLOOD_METHODS
         chat = st.chats.get(chat_id) if counted and chat_id is not None else None
-        if counted:
+        if counted:  # by when the call arrived (`started`), as Telegram counts
             try:
-                st.check_flood(chat, now)
+                st.check_flood(chat, started)
             except ApiError:
                 over_limit = True
                 raise
         result = fn(st, p)
         if counted:
-            st.note_flood(chat, now)
+            st.note_flood(chat, started)
     except ApiError as exc:
         error = exc
     st.record_call(

@@ -1449,7 +1449,7 @@ class FakeBotApi:
         """The largest number of (by default successful, counted: ``FLOOD_METHODS``) calls to
         ``chat_id`` (or to all chats) that took effect within any sliding window of ``window``
         seconds (of the calls still kept, see ``max_calls_kept``)."""
-        times = sorted(c.ran for c in self.calls(list(methods), chat_id, ok=ok))
+        times = sorted(c.monotonic for c in self.calls(list(methods), chat_id, ok=ok))
         best = 0
         start = 0
         for end, t in enumerate(times):

@@ -7,6 +7,7 @@ with :attr:`State.cond`). The HTTP layer (``server.py``) and the Bot API method 
 
 from __future__ import annotations
 
+import bisect
 import collections
 import hashlib
 import io
@@ -471,8 +472,8 @@ class State:
         self.flood = FloodLimits()
         # Monotonic times of counted calls that took effect: per chat (last 60 s) and all
         # together (last 1 s); oldest first, so windows are counted from the right.
-        self.flood_log: dict[int, collections.deque[float]] = {}
-        self.flood_global: collections.deque[float] = collections.deque()
+        self.flood_log: dict[int, list[float]] = {}  # arrival times, sorted
+        self.flood_global: list[float] = []
         self.injected: list[InjectedError] = []
         self.delays: list[DelayedAnswer] = []
         # Hooks: listeners, and events collected under the lock to be fired after releasing it.
@@ -848,20 +849,22 @@ class State:
         return call
 
     @staticmethod
-    def _check_window(log: collections.deque[float], limit: int, window: float, now: float) -> None:
-        """429 if ``limit`` calls of ``log`` fall into the last ``window`` seconds. Walks from
-        the newest entry, so it costs at most ``limit`` steps however long the log is."""
-        for count, t in enumerate(reversed(log), 1):
-            if now - t >= window:
-                return
-            if count >= limit:  # t is the limit-th newest: the window frees up when it expires
-                retry = max(1, math.ceil(t + window - now))
-                raise ApiError(
-                    429, f"Too Many Requests: retry after {retry}", {"retry_after": retry}
-                )
+    def _check_window(log: list[float], limit: int, window: float, now: float) -> None:
+        """429 if ``limit`` calls of ``log`` (sorted) fall into the ``window`` seconds up to
+        ``now``: the call arriving at ``now`` would be one too many."""
+        last = bisect.bisect_right(log, now)
+        first = bisect.bisect_right(log, now - window)
+        count = last - first
+        if count >= limit:
+            t = log[first + count - limit]  # the window frees up when this one leaves it
+            retry = max(1, math.ceil(t + window - now))
+            raise ApiError(429, f"Too Many Requests: retry after {retry}", {"retry_after": retry})
 
     def check_flood(self, chat: Chat | None, now: float) -> None:
-        """Raise Telegram's 429 if one more counted call now would break a limit."""
+        """Raise Telegram's 429 if one more counted call arriving at ``now`` would break a limit.
+
+        Calls are counted by when they arrived (the fake may get round to them a little
+        later, and not always in that order), as Telegram counts what it receives."""
         limits = self.flood
         if limits.global_per_second:
             self._check_window(self.flood_global, limits.global_per_second, 1.0, now)
@@ -875,17 +878,11 @@ class State:
                 self._check_window(log, limits.group_per_minute, 60.0, now)
 
     def note_flood(self, chat: Chat | None, now: float) -> None:
-        """Count a call that took effect; the logs keep just what the windows need."""
-        self.flood_global.append(now)
-        while now - self.flood_global[0] >= 1.0:
-            self.flood_global.popleft()
+        """Count a call that took effect (arrived at ``now``); the logs keep what the windows
+        need."""
+        _count_in(self.flood_global, now, 1.0)
         if chat is not None:
-            log = self.flood_log.get(chat.id)
-            if log is None:
-                log = self.flood_log[chat.id] = collections.deque()
-            log.append(now)
-            while now - log[0] >= 60.0:
-                log.popleft()
+            _count_in(self.flood_log.setdefault(chat.id, []), now, 60.0)
 
     def take_injected(self, method: str, chat_id: int | None) -> ApiError | None:
         for item in self.injected:
@@ -951,3 +948,11 @@ def user_text_entities(text: str) -> list[JSON]:
     if not m or (len(text) > m.end() and not text[m.end()].isspace()):
         return []
     return [{"type": "bot_command", "offset": 0, "length": utf16_len(m.group(0))}]
+
+
+def _count_in(log: list[float], arrived: float, window: float) -> None:
+    """Add an arrival time to a sorted log, forgetting what is older than any window needs."""
+    bisect.insort(log, arrived)
+    keep = bisect.bisect_right(log, log[-1] - window - 1.0)
+    if keep:
+        del log[:keep]
