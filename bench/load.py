@@ -12,7 +12,8 @@ of its own on a free port) and the real `domino-bot` process(es), then plays N g
 at once: in each group one person (every seat with --all-human) and computers for
 the other seats. A person answers 1-3 s after his keyboard arrives (0.2-0.5 s for
 the second press of a move: the end, or the next draw); when a game ends its group
-starts the next with Rematch, so N games run all the time.
+starts the next one (Rematch 5-15 s after the final table, Start 2-5 s after the
+lobby), so N games run all the time.
 
 Calls are those Telegram counts (that send, edit or delete a message: not the
 answers to button presses). Measured over `--seconds` once every game has started
@@ -60,6 +61,8 @@ VARIANTS = ("fives", "muggins", "twolane")
 HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
 JOIN = re.compile("Присоединиться|Join")
 SETUP_TIMEOUT = 600.0
+REMATCH_AFTER = (5.0, 15.0)  # seconds from the final table to Rematch
+START_AFTER = (2.0, 5.0)  # seconds from the rematch lobby to Start
 
 
 # -- the servers ---------------------------------------------------------------------------
@@ -371,7 +374,9 @@ class Driver:
         self.errors.append(f"group {table.group}: the game did not start")
 
     async def _rematch(self, table: Table, final: MessageView) -> None:
-        await asyncio.sleep(1.0)
+        # People look at the final table a while before Rematch, and at the new lobby
+        # before Start (the others may join or leave meanwhile).
+        await asyncio.sleep(self.rng.uniform(*REMATCH_AFTER))
         if self.stopping:
             return
         data = next(
@@ -392,6 +397,7 @@ class Driver:
             ),
             "the rematch lobby",
         )
+        await asyncio.sleep(self.rng.uniform(*START_AFTER))
         await self._start(table, lobby.message_id)
 
     async def _until(self, check: Any, what: str, timeout: float = SETUP_TIMEOUT) -> Any:

@@ -104,9 +104,13 @@ def next_group_call(
     if step.call not in BOARD_CALLS:
         return earliest  # the lobby, closing it, the final table: at once
     # Never faster than the minute allows: a full bucket and then one call per interval
-    # stay within `per_minute`, with one call left over for everything else.
-    interval = max(interval, 60 / max(1, per_minute - BOARD_BUCKET - 1))
-    return max(earliest, _token_at(sorted(t for t in paced if now - t < 60), now, interval))
+    # stay within what the group's other calls of the last minute (the lobby, the final
+    # table) left of `per_minute`, and one call more is left over. Boards slow down for
+    # a while instead of stopping until the minute is over.
+    board = sorted(t for t in paced if now - t < 60)
+    others = len(recent) - len(board)
+    interval = max(interval, 60 / max(1, per_minute - others - BOARD_BUCKET - 1))
+    return max(earliest, _token_at(board, now, interval))
 
 
 def _token_at(paced: list[float], now: float, interval: float) -> float:

@@ -38,7 +38,7 @@ class Keys:
         return f"{self._chat(chat_id)}:stats"
 
     def counted(self, chat_id: int) -> str:
-        """Ids of games already added to the stats (so none counts twice)."""
+        """Ids of the last games added to the stats, by when (so none counts twice)."""
         return f"{self._chat(chat_id)}:counted"
 
     def chat_language(self, chat_id: int) -> str:

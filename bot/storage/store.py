@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -36,6 +37,7 @@ RECORD_TTL = 90 * DAY
 STATS_TTL = 365 * DAY
 USER_TTL = 365 * DAY
 MAX_ATTEMPTS = 25
+COUNTED_KEPT = 50  # ids of a chat's last games remembered as counted in the stats
 
 
 class StoreError(Exception):
@@ -281,14 +283,17 @@ class Store:
             async with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(counted, key)
-                    if await pipe.sismember(counted, game_id):
+                    if await pipe.zscore(counted, game_id) is not None:
                         return False
                     totals = {
                         str(user_id): _merge(_parse_stat(await pipe.hget(key, str(user_id))), line)
                         for user_id, line in lines.items()
                     }
                     pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.sadd(counted, game_id)
+                    # The last games' ids are enough: a game is counted again only by a
+                    # process that died just after its end, minutes later at most.
+                    pipe.zadd(counted, {game_id: time.time()})
+                    pipe.zremrangebyrank(counted, 0, -COUNTED_KEPT - 1)
                     pipe.expire(counted, STATS_TTL)
                     for user_id, total in totals.items():
                         pipe.hset(key, user_id, total.model_dump_json())
