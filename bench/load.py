@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import itertools
 import json
@@ -545,7 +546,9 @@ def figures(events: list[dict[str, Any]], start: float, end: float) -> dict[str,
         waits = [b[0] - a[1] for a, b in itertools.pairwise(turns)]
         if len(waits) >= 8:
             ratios.append(max(waits) / max(statistics.median(waits), 1e-3))
+    versions = collections.Counter((e["game"], e["v"]) for e in events if e.get("msg") == "move")
     return {
+        "doubled_moves": sum(n - 1 for n in versions.values() if n > 1),
         "moves": sum(int(m.get("actions", 1)) for m in moves),
         "turns": len(moves),
         "hand_p99_ms": round(1000 * percentile(hand_waits, 0.99)),
@@ -640,6 +643,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             sum(api.count_calls(FLOOD_METHODS, t.group) for t in driver.tables) - group_before
         )
         over_limit = api.over_limit_calls() - over_before
+        max_per_minute = max(
+            (api.max_calls_in_window(t.group, window=60.0) for t in driver.tables), default=0
+        )
         refused = [
             (c.method, c.chat_id, round(c.monotonic, 2))
             for c in api.calls(None, None)
@@ -674,6 +680,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "calls_per_s": round(counted / elapsed, 1),
         "lost_updates": len(unanswered) + len(driver.errors),
         "over_limit_calls": over_limit,
+        "doubled_moves": found["doubled_moves"],
+        "group_calls_per_minute_max": max_per_minute,
         "calls_per_move_group": round(group_calls / moves, 3),
         "calls_per_move_private": round((counted - group_calls) / moves, 3),
         "answer_p99_ms": round(1000 * percentile(answers, 0.99)),

@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 CAPTION_LIMIT = 1024
 RECENT_SHOWN = 8  # moves listed in a caption at most
 CALLS_PER_PASS = 6
-CLAIM_LEASE = 300.0  # a claim of a live process older than this is taken as lost
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,6 @@ class GroupConverger:
         # Told when a group's game moved to a new chat id (a supergroup), so that the
         # new chat is brought in line.
         self.on_moved: Callable[[int, list[int | None]], None] | None = None
-        self._waiting: dict[str, float] = {}  # since when each group's next call waits
 
     async def run(self, chat_id: int, thread_id: int | None) -> float | None:
         """Make the calls the group needs now; when to look again (None: nothing left).
@@ -91,7 +89,7 @@ class GroupConverger:
             if step is None:
                 return None
             now = self.clock()
-            if shown.claim is not None and await self._held(shown.claim, now):
+            if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0  # another process is making a call: look again after it
             allowed = next_group_call(
                 shown.calls,
@@ -107,22 +105,14 @@ class GroupConverger:
             if claimed is None:
                 continue  # someone else changed the record: plan again
             assert claimed.value is not None
-            since = self._waiting.setdefault(key, now)
-            ticket = Ticket(Priority.BOARD, since)
+            ticket = Ticket(Priority.BOARD, now)
             result = await self._perform(Current(match, game), claimed.value, step, ticket)
-            if result.outcome is not Outcome.SUPERSEDED:
-                self._waiting.pop(key, None)
             retry, recorded = await self._record(key, claimed, match, game, step, result)
             if retry is not None:
                 return retry
             if recorded is not None and group_step(match, game, recorded) is None:
                 return None  # all shown (a change since kicks us again)
         return self.clock()
-
-    async def _held(self, claim: Claim, now: float) -> bool:
-        if now - claim.since >= CLAIM_LEASE:
-            return False
-        return await self.liveness.alive(claim.by)
 
     async def _claim(
         self,
@@ -169,11 +159,6 @@ class GroupConverger:
                 shown.claim = None
             shown.rev += 1
             outcome = result.outcome
-            if outcome is Outcome.SUPERSEDED:  # not made: as if never claimed
-                shown.calls = shown.calls[:-1]
-                if step.call in BOARD_CALLS:
-                    shown.paced = shown.paced[:-1]
-                return shown
             if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
                 if outcome is Outcome.RETRY:  # refused: it did not count
                     shown.calls = shown.calls[:-1]
@@ -197,8 +182,6 @@ class GroupConverger:
                 v=-1 if game is None else game.version,
                 round=step.round_number,
             )
-        if result.outcome is Outcome.SUPERSEDED:
-            return now, recorded  # planned afresh at once
         if result.outcome is Outcome.RETRY:
             return now + max(result.retry_after, 0.1), recorded
         if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):

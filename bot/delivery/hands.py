@@ -18,7 +18,7 @@ from collections.abc import Callable
 from telegram import Bot
 
 from bot.delivery.drawing import draw
-from bot.delivery.group import BACKOFF, CLAIM_LEASE
+from bot.delivery.group import BACKOFF
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import HandCall, HandStep, HandWant, hand_step, hand_want
 from bot.game.service import GameService
@@ -84,7 +84,7 @@ class HandConverger:
             if step is None:
                 return None
             now = self.clock()
-            if shown.claim is not None and await self._held(shown.claim, now):
+            if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0
             claimed = await self._claim(key, stored, shown, step, now)
             if claimed is None:
@@ -136,11 +136,6 @@ class HandConverger:
 
         await self.store.change(key, HandDelivery, apply)
         return noted
-
-    async def _held(self, claim: Claim, now: float) -> bool:
-        if now - claim.since >= CLAIM_LEASE:
-            return False
-        return await self.liveness.alive(claim.by)
 
     async def _claim(
         self,

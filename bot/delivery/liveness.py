@@ -17,11 +17,15 @@ from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
+from bot.storage.models import Claim
 from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
 
 PROCESS_TTL = 10.0  # seconds a process counts as running after its last heartbeat
+# A claim of a process that still runs but has not finished its call by then is taken
+# as lost (a call waiting long for the budget keeps its claim meanwhile).
+CLAIM_LEASE = 300.0
 
 
 class Liveness:
@@ -47,6 +51,12 @@ class Liveness:
             return
         await self.store.heartbeat(self.process_id, self.ttl)
         self._last_beat = now
+
+    async def holds(self, claim: Claim, now: float) -> bool:
+        """Is the call `claim` names still being made (by a process that runs)?"""
+        if now - claim.since >= CLAIM_LEASE:
+            return False
+        return await self.alive(claim.by)
 
     async def alive(self, process_id: str) -> bool:
         if process_id == self.process_id:

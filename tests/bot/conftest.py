@@ -449,6 +449,26 @@ class Harness:
         result: MessageView = await self.wait(found, f"hand of {user} at v{version}", timeout)
         return result
 
+    async def play_any(self, user: int, version: int) -> None:
+        """`user` makes some legal move with the buttons of his keyboard for `version` (a tile
+        that fits, choosing the first end offered, or else Draw or Pass)."""
+        hand = await self.hand_for(user, version)
+        buttons = hand_buttons(hand)
+        playable = [b for b in buttons if b.text.startswith("🟢")]
+        choice = (playable or [b for b in buttons if b.callback_data.startswith(("D:", "X:"))])[0]
+        answer = await self.press(user, user, hand.id, choice.callback_data)
+        assert not answer.show_alert, answer
+        if answer.text == "К какому концу?":
+            ends = await self.wait(
+                lambda api: (
+                    (m := api.message(user, hand.id)).buttons[0].callback_data.startswith("E:")
+                    and m
+                ),
+                "the ends",
+            )
+            answer = await self.press(user, user, hand.id, ends.buttons[0].callback_data)
+            assert not answer.show_alert, answer
+
     async def set_position(
         self, chat: int, engine_game: Game, thread_id: int | None = None, **changes: Any
     ) -> Snapshot:
@@ -559,6 +579,18 @@ class Table:
 
         result: MessageView = await self.h.until(found, f"board caption with {contains!r}", timeout)
         return result
+
+    async def play_turns(self, turns: int, between: Callable[[], None] | None = None) -> None:
+        """The people play `turns` turns (or until the game ends); `between` runs after each."""
+        for _ in range(turns):
+            game = await self.game()
+            if game.status != "playing":
+                return
+            turn = game.game().turn
+            assert turn is not None
+            await self.h.play_any(self.users[turn], game.version)
+            if between is not None:
+                between()
 
     async def to_act(self) -> int | None:
         """The user id of the seat to act (None: a computer, or nobody)."""

@@ -36,25 +36,6 @@ def live_hands(api_: FakeBotApi, user: int) -> list[MessageView]:
     return [m for m in api_.messages(user, from_bot=True) if hand_buttons(m)]
 
 
-async def play_a_tile(h: Harness, user: int, version: int) -> None:
-    """`user` plays some legal move from his live keyboard of `version`."""
-    hand = await h.hand_for(user, version)
-    buttons = hand_buttons(hand)
-    playable = [b for b in buttons if b.text.startswith("🟢")]
-    choice = (playable or [b for b in buttons if b.callback_data.startswith(("D:", "X:"))])[0]
-    answer = await h.press(user, user, hand.id, choice.callback_data)
-    assert not answer.show_alert, answer
-    if answer.text in ("К какому концу?", "Выберите от двух до четырёх дублей и их концы."):
-        ends = await h.wait(
-            lambda a: (
-                (m := a.message(user, hand.id)).buttons[0].callback_data.startswith("E:") and m
-            ),
-            "the ends",
-        )
-        answer = await h.press(user, user, hand.id, ends.buttons[0].callback_data)
-        assert not answer.show_alert, answer
-
-
 # 1 -----------------------------------------------------------------------------------
 
 
@@ -111,7 +92,7 @@ async def test_an_unanswered_hand_is_sent_again_and_its_copies_lose_their_button
     game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.settle()
     h.api.delay_answers("sendPhoto", irina, seconds=1.5, times=2)
-    await play_a_tile(h, andrey, game.version)
+    await h.play_any(andrey, game.version)
 
     async def one_live_keyboard() -> bool:
         found = await h.game(table.chat)
@@ -128,7 +109,7 @@ async def test_an_unanswered_hand_is_sent_again_and_its_copies_lose_their_button
     stripped = h.api.calls("editMessageReplyMarkup", irina, ok=True)
     assert len(stripped) >= 2
     # And the keyboard that landed works.
-    await play_a_tile(h, irina, game.version + 1)
+    await h.play_any(irina, game.version + 1)
 
 
 # 4 -----------------------------------------------------------------------------------
@@ -137,13 +118,7 @@ async def test_an_unanswered_hand_is_sent_again_and_its_copies_lose_their_button
 async def test_pressing_as_soon_as_a_hand_arrives_leaves_one_live_keyboard(h: Harness) -> None:
     table = await h.table("twolane")
     users = table.users
-    for _ in range(12):
-        game = await table.game()
-        if game.status != "playing":
-            break
-        turn = game.game().turn
-        assert turn is not None
-        await play_a_tile(h, users[turn], game.version)
+    await table.play_turns(12)
     await h.settle()
     game = await table.game()
     turn = game.game().turn if game.status == "playing" else None
@@ -188,11 +163,11 @@ async def test_a_429_in_one_group_delays_nobody_else(h: Harness) -> None:
     await h.settle()
     h.api.inject_error("editMessageMedia", first.chat, error_code=429, retry_after=20)
     started = time.monotonic()
-    await play_a_tile(h, first.users[0], ANDREY_TO_ACT.version)
+    await h.play_any(first.users[0], ANDREY_TO_ACT.version)
     # Ирина's keyboard in the paused group's game comes at once ...
     await h.hand_for(first.users[1], ANDREY_TO_ACT.version + 1, timeout=5)
     # ... and the other group's game goes on as usual, board included.
-    await play_a_tile(h, second.users[0], ANDREY_TO_ACT.version)
+    await h.play_any(second.users[0], ANDREY_TO_ACT.version)
     await h.hand_for(second.users[1], ANDREY_TO_ACT.version + 1, timeout=5)
     await second.board_caption("Ходит: Ирина", timeout=5)
     assert time.monotonic() - started < 10
@@ -209,18 +184,13 @@ async def test_a_group_never_gets_more_than_twenty_calls_a_minute(h: Harness) ->
     await h.relaunch(group_messages_per_minute=20, group_edit_interval_seconds=0.05)
     h.api.set_flood_limits(group_per_minute=20)
     table = await h.table("twolane")
-    users = table.users
-    commands = 0
-    for _ in range(14):
-        game = await table.game()
-        if game.status != "playing":
-            break
-        turn = game.game().turn
-        assert turn is not None
-        await play_a_tile(h, users[turn], game.version)
-        if commands < 4:
-            h.api.send_text(users[0], table.chat, "/score")
-            commands += 1
+    scores = iter(range(4))
+
+    def a_command() -> None:
+        if next(scores, None) is not None:
+            h.api.send_text(table.users[0], table.chat, "/score")
+
+    await table.play_turns(14, a_command)
     await asyncio.sleep(1)
     assert h.api.over_limit_calls(table.chat) == 0
     assert h.api.max_calls_in_window(table.chat, window=60) <= 20
@@ -257,7 +227,7 @@ async def test_due_games_are_worked_on_side_by_side(h: Harness) -> None:
     for table in tables:
         h.api.delay_answers("editMessageMedia", table.chat, seconds=1.0, times=5)
     started = time.monotonic()
-    await asyncio.gather(*(play_a_tile(h, t.users[0], ANDREY_TO_ACT.version) for t in tables))
+    await asyncio.gather(*(h.play_any(t.users[0], ANDREY_TO_ACT.version) for t in tables))
     await asyncio.gather(*(t.board_caption("Ходит: Ирина", timeout=15) for t in tables))
     # Each edit takes a second; one after another they would take eight.
     assert time.monotonic() - started < 5

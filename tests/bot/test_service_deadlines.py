@@ -14,7 +14,7 @@ from bot.delivery.scheduler import Delivery
 from bot.game.service import DEADLINE_SLACK, GameService
 from bot.storage.keys import Keys
 from bot.storage.store import Store
-from tests.bot.conftest import ANDREY_TO_ACT, Harness, Snapshot, Table, hand_buttons, ru
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, Snapshot, Table, ru
 
 TIMED_OUT = "Андрей: время вышло, ход сделан автоматически."
 
@@ -38,21 +38,7 @@ async def time_out(h: Harness, table: Table) -> Snapshot:
 async def play_by_hand(h: Harness, table: Table, user: int) -> Snapshot:
     """`user` makes some legal move with his buttons; the game after it."""
     game = await table.game()
-    hand = await h.hand_for(user, game.version)
-    buttons = hand_buttons(hand)
-    playable = [b for b in buttons if b.text.startswith("🟢")]
-    choice = (playable or [b for b in buttons if b.callback_data.startswith(("D:", "X:"))])[0]
-    answer = await h.press(user, user, hand.id, choice.callback_data)
-    assert not answer.show_alert, answer
-    if answer.text == "К какому концу?":
-        ends = await h.wait(
-            lambda api: (
-                (m := api.message(user, hand.id)).buttons[0].callback_data.startswith("E:") and m
-            ),
-            "the ends",
-        )
-        answer = await h.press(user, user, hand.id, ends.buttons[0].callback_data)
-        assert not answer.show_alert, answer
+    await h.play_any(user, game.version)
     return await moved(h, game.match.chat_id, game.version)
 
 
