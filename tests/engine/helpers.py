@@ -1,6 +1,6 @@
 """Builders for hand-made deals and positions, shared by the engine tests.
 
-The numbers the rules fix (deal sizes, targets) are written here from RULES.md
+The numbers the rules fix (deal sizes, targets) are written here from docs/rules.md
 rather than read from the engine, so a test compares the engine with the text.
 """
 
@@ -31,7 +31,7 @@ NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]
 VARIANT_NAMES = ("fives", "muggins", "twolane")
 PLAYER_COUNTS = (2, 3, 4)
 
-# RULES.md, the table at the top: tiles dealt to each player.
+# docs/rules.md, the table at the top: tiles dealt to each player.
 HAND_SIZE = {
     ("fives", 2): 6,
     ("fives", 3): 6,
@@ -43,7 +43,7 @@ HAND_SIZE = {
     ("twolane", 3): 5,
     ("twolane", 4): 6,
 }
-# RULES.md: the match target (None: the game has none).
+# docs/rules.md: the match target (None: the game has none).
 DEFAULT_TARGET = {
     ("fives", 2): 25,
     ("fives", 3): 25,

@@ -1,4 +1,4 @@
-"""A second, independent reading of RULES.md: a referee that follows a game move by move.
+"""A second, independent reading of docs/rules.md: a referee that follows a game move by move.
 
 It keeps its own hands, boneyard, ends and scores, and works out the legal moves
 and every point from the rules text alone (it never asks the engine how). The

@@ -193,7 +193,7 @@ def test_random_player_depends_on_its_seed() -> None:
 
 
 def worked_example(moves: list[str]) -> Game:
-    """RULES.md's fives worked example after `moves`."""
+    """docs/rules.md's fives worked example after `moves`."""
     game = Game.empty("fives", NAMES)
     hands = [
         [T(t) for t in ["4:1", "5:3", "1:1", "4:4", "5:1"]],

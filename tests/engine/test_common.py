@@ -67,7 +67,7 @@ def test_deal_sizes_from_a_seed(variant: str, players: int, seed: int):
 
 
 def test_deal_sizes_in_words():
-    # RULES.md: muggins with four players has no boneyard; the others always have one.
+    # docs/rules.md: muggins with four players has no boneyard; the others always have one.
     assert len(Game.new("muggins", names(4), 1).round.boneyard) == 0
     assert len(Game.new("twolane", names(4), 1).round.boneyard) == 4
     assert len(Game.new("fives", names(4), 1).round.boneyard) == 8

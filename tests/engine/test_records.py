@@ -304,7 +304,7 @@ def test_a_broken_record_is_refused_with_one_line(
 
 
 # Through the real command: what the interpreter itself could get wrong (reading
-# stdin, deep nesting, huge numbers, encodings) and the two examples of RULES.md.
+# stdin, deep nesting, huge numbers, encodings) and the two examples of docs/rules.md.
 FOR_REAL = [
     "not JSON",
     "not UTF-8",

@@ -1,4 +1,4 @@
-"""The worked example of RULES.md (fives, four players) as a golden record."""
+"""The worked example of docs/rules.md (fives, four players) as a golden record."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 RECORD = DATA / "fives_worked.json"
 EXPECTED = DATA / "fives_worked.replay.json"
 
-# RULES.md, "Worked example": seat, move, the ends W E N S after it (None: an
+# docs/rules.md, "Worked example": seat, move, the ends W E N S after it (None: an
 # arm is still empty, so nothing is counted), the points the move scores.
 TABLE = [
     (0, "1:1", {"W": 1, "E": 1, "N": 1, "S": 1}, None, 2),
@@ -37,7 +37,7 @@ EMPTY_ARMS = [
 ]
 TOTALS = [6, 8, 4, 0]
 
-# RULES.md, "Replay output": the keys in the order the spec shows them.
+# docs/rules.md, "Replay output": the keys in the order the spec shows them.
 SUMMARY_KEYS = ["variant", "finished", "winner", "places", "record", "totals", "rounds"]
 ROUND_KEYS = ["starter", "end", "out", "points", "penalties", "moves"]
 MOVE_KEYS = ["seat", "move", "points"]
