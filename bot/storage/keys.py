@@ -3,7 +3,10 @@
 Every key of a chat carries the hash tag `{c<chat id>}`, so in a Redis Cluster a
 chat's match, its delivery records, its last record, its stats and its language
 share one slot: they can be read together (MGET) and changed by one script. The
-call budget's keys share the tag `{budget}` for the same reason.
+call budget's keys share the tag `{budget}` for the same reason. The due index and
+the heartbeats are single keys, each only ever used alone. Two chats' keys are in two
+slots (perhaps on two nodes): nothing may touch both in one command or script (see
+`Store.move_chat`).
 """
 
 from __future__ import annotations
@@ -71,8 +74,30 @@ class Keys:
         """Set while Telegram asked us to wait before any call."""
         return f"{self.prefix}:{{budget}}:pause"
 
+    def chat_pattern(self, chat_id: int) -> str:
+        """A SCAN pattern for every key of the chat."""
+        return f"{_glob_escape(self._chat(chat_id))}:*"
+
+    def game_pattern(self, chat_id: int) -> str:
+        """A SCAN pattern for the chat's game keys (one a topic)."""
+        return f"{_glob_escape(self._chat(chat_id))}:game:*"
+
+    def moved(self, key: str, old_chat_id: int, new_chat_id: int) -> str:
+        """What a key of `old_chat_id` is called once the chat is `new_chat_id`."""
+        old = self._chat(old_chat_id) + ":"
+        if not key.startswith(old):
+            raise ValueError(f"{key!r} is not a key of chat {old_chat_id}")
+        return f"{self._chat(new_chat_id)}:{key.removeprefix(old)}"
+
     def parse_game(self, key: str) -> tuple[int, int | None]:
         """(chat id, thread id) back from a game key."""
         head, _, thread = key.rpartition(":game:")
         chat = head.rpartition("{c")[2].rstrip("}")
         return int(chat), (int(thread) or None)
+
+
+def _glob_escape(text: str) -> str:
+    """`text` matched literally in a SCAN pattern."""
+    for special in "\\*?[]":
+        text = text.replace(special, "\\" + special)
+    return text

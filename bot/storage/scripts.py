@@ -2,7 +2,8 @@
 
 Scripts rather than WATCH/MULTI: one command instead of five, nothing to retry
 but a lost compare-and-set, and they run the same on one server and in a
-cluster (every script's keys share a hash tag, so one slot).
+cluster: every script's keys share a hash tag (so one slot), and a script touches
+only the keys it is given (a cluster node holds no others).
 """
 
 from __future__ import annotations
@@ -104,4 +105,32 @@ for _, key in ipairs(KEYS) do
   redis.call('ZADD', key, 'XX', 'GT', ARGV[1], ARGV[2])
 end
 return 1
+"""
+
+# Add a finished game to a chat's stats once. KEYS: [1] the ids of the games counted,
+# [2] the stats (a hash by user id). ARGV: [1] the game's id, [2] now (s), [3] ids kept,
+# [4] the keys' ttl (s), then for each player three: his field, the value read ('' for
+# none) and the new value. Returns -1 if the game was counted already, 0 if a line is
+# no longer what was read (nothing written: read again), 1 once written.
+STATS_ADD = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
+for i = 5, #ARGV, 3 do
+  if (redis.call('HGET', KEYS[2], ARGV[i]) or '') ~= ARGV[i + 1] then return 0 end
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[3]) - 1)
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+for i = 5, #ARGV, 3 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2]) end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+"""
+
+# Delete KEYS[1] if it still holds what DUMP gave for it (ARGV[1]): a key moved by
+# copying is removed only if nobody changed it since the copy. Returns 1 if deleted.
+DELETE_IF_SAME = """
+if redis.call('DUMP', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
 """

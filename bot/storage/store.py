@@ -5,6 +5,11 @@ a plain function, and write it only if Redis still holds exactly what was read
 (one Lua script); if someone wrote in between, read again and retry. The due
 index, the call budget and the heartbeats live here too, so that this module is
 the only one that knows Redis commands.
+
+The same code runs on one server, on the embedded store and on a Redis Cluster: a
+script or a multi-key command only ever gets keys of one chat (one hash tag, so one
+slot), or of the call budget, or the one key of the due index. What spans two chats
+(`move_chat`) is done key by key.
 """
 
 from __future__ import annotations
@@ -20,8 +25,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from redis.asyncio import Redis
-from redis.exceptions import WatchError
 
+from bot import metrics
 from bot.storage import scripts
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match, StatLine, UserPrefs
@@ -84,6 +89,9 @@ class Due:
 
 class Store:
     def __init__(self, redis: Redis, keys: Keys) -> None:
+        """`redis`: a client of one server, of a Sentinel's master, of a Redis Cluster
+        (`redis.asyncio.cluster.RedisCluster`, which has the same commands), or the
+        embedded `FakeAsyncRedis`."""
         self.redis = redis
         self.keys = keys
         self._compare_and_set = redis.register_script(scripts.COMPARE_AND_SET)
@@ -91,6 +99,8 @@ class Store:
         self._due_settle = redis.register_script(scripts.DUE_SETTLE)
         self._budget_take = redis.register_script(scripts.BUDGET_TAKE)
         self._budget_restamp = redis.register_script(scripts.BUDGET_RESTAMP)
+        self._stats_add = redis.register_script(scripts.STATS_ADD)
+        self._delete_if_same = redis.register_script(scripts.DELETE_IF_SAME)
 
     # -- records -----------------------------------------------------------------
 
@@ -274,34 +284,24 @@ class Store:
     async def add_to_stats(self, chat_id: int, game_id: str, lines: dict[int, StatLine]) -> bool:
         """Add a finished game's results once (False if it was already counted).
 
-        The mark and every player's line are written in one transaction: a crash
-        half-way cannot count a game without its lines, nor count it twice.
+        The mark and every player's line are written by one script, and only if the
+        lines are still what was read: a crash half-way cannot count a game without its
+        lines, nor count it twice. (The last games' ids are enough: a game is counted
+        again only by a process that died just after its end, minutes later at most.)
         """
         counted = self.keys.counted(chat_id)
         key = self.keys.stats(chat_id)
+        fields = [str(user_id) for user_id in lines]
         for attempt in range(MAX_ATTEMPTS):
-            async with self.redis.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(counted, key)
-                    if await pipe.zscore(counted, game_id) is not None:
-                        return False
-                    totals = {
-                        str(user_id): _merge(_parse_stat(await pipe.hget(key, str(user_id))), line)
-                        for user_id, line in lines.items()
-                    }
-                    pipe.multi()  # type: ignore[no-untyped-call]
-                    # The last games' ids are enough: a game is counted again only by a
-                    # process that died just after its end, minutes later at most.
-                    pipe.zadd(counted, {game_id: time.time()})
-                    pipe.zremrangebyrank(counted, 0, -COUNTED_KEPT - 1)
-                    pipe.expire(counted, STATS_TTL)
-                    for user_id, total in totals.items():
-                        pipe.hset(key, user_id, total.model_dump_json())
-                    pipe.expire(key, STATS_TTL)
-                    await pipe.execute()
-                    return True
-                except WatchError:
-                    await backoff(attempt)
+            raws = await self.redis.hmget(key, fields) if fields else []
+            args: list[Any] = [game_id, time.time(), COUNTED_KEPT, STATS_TTL]
+            for field, raw, line in zip(fields, raws, lines.values(), strict=True):
+                total = _merge(_parse_stat(raw), line)
+                args += [field, raw or b"", total.model_dump_json()]
+            done = await self._stats_add(keys=[counted, key], args=args, client=self.redis)
+            if int(done) != 0:
+                return int(done) == 1
+            await backoff(attempt)
         raise ConflictError(f"gave up adding game {game_id} to {key} after {MAX_ATTEMPTS} attempts")
 
     async def stats(self, chat_id: int) -> dict[int, StatLine]:
@@ -334,30 +334,49 @@ class Store:
 
     async def game_threads(self, chat_id: int) -> list[int | None]:
         """The topics of a chat that have a match stored."""
-        pattern = f"{self.keys.prefix}:{{c{chat_id}}}:game:*"
         threads: list[int | None] = []
-        async for raw_key in self.redis.scan_iter(match=pattern, count=100):
+        # On a cluster redis-py scans every primary (a chat's keys are on one of them,
+        # or on two while its slot migrates).
+        async for raw_key in self.redis.scan_iter(match=self.keys.game_pattern(chat_id), count=100):
             key = raw_key.decode() if isinstance(raw_key, bytes) else str(raw_key)
             threads.append(self.keys.parse_game(key)[1])
         return threads
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
-        """A group became a supergroup: carry its keys over to the new id."""
+        """A group became a supergroup: carry its keys over to the new id; how many moved.
+
+        The two chats' keys are in two slots (in a cluster perhaps on two nodes), so no
+        script or transaction can hold both: each key is copied (DUMP, then RESTORE with
+        its TTL, replacing what the new chat has under that name), its game noted due
+        under the new name, and only then the old key deleted, by a script that deletes
+        it only if it still holds what was copied (else it is copied again). A move cut
+        short leaves every key in the old chat, the new one or both, never in neither:
+        moving again finishes it (what is already copied is copied again, unchanged).
+        """
         moved = 0
-        pattern = f"{self.keys.prefix}:{{c{old_chat_id}}}:*"
-        async for raw_key in self.redis.scan_iter(match=pattern, count=100):
+        due = self.keys.due()
+        async for raw_key in self.redis.scan_iter(
+            match=self.keys.chat_pattern(old_chat_id), count=100
+        ):
             key = raw_key.decode() if isinstance(raw_key, bytes) else str(raw_key)
-            new_key = key.replace(f"{{c{old_chat_id}}}", f"{{c{new_chat_id}}}", 1)
-            dumped = await self.redis.dump(key)
-            ttl = await self.redis.pttl(key)
-            if dumped is None:
-                continue
-            await self.redis.restore(new_key, max(ttl, 0), dumped, replace=True)
-            await self.redis.delete(key)
-            moved += 1
-            if ":game:" in key:
-                await self.redis.zrem(self.keys.due(), key)
-                await self.redis.zadd(self.keys.due(), {new_key: 0})
+            new_key = self.keys.moved(key, old_chat_id, new_chat_id)
+            game = ":game:" in key
+            for attempt in range(MAX_ATTEMPTS):
+                dumped = await self.redis.dump(key)
+                ttl = await self.redis.pttl(key)
+                if dumped is None or ttl == -2:
+                    break  # gone meanwhile (expired, or dropped)
+                await self.redis.restore(new_key, max(ttl, 0), dumped, replace=True)
+                if game:  # a sweeper brings it in line under its new name
+                    await self.redis.zadd(due, {new_key: 0})
+                if await self._delete_if_same(keys=[key], args=[dumped], client=self.redis):
+                    moved += 1
+                    if game:
+                        await self.redis.zrem(due, key)
+                    break
+                await backoff(attempt)  # changed since the copy: copy it again
+            else:
+                raise ConflictError(f"gave up moving {key} after {MAX_ATTEMPTS} attempts")
         return moved
 
 
@@ -379,6 +398,7 @@ async def commit(
 
 async def backoff(attempt: int) -> None:
     """A short random pause before trying a lost compare-and-set again."""
+    metrics.REDIS_RETRIES.inc()
     await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
 
 

@@ -98,6 +98,7 @@ def test_an_unreachable_redis_is_one_line_without_its_password(tmp_path: Path) -
             "TELEGRAM_BOT_TOKEN": api.token,
             "TELEGRAM_API_URL": api.url,
             "REDIS_URL": "redis://user:hunter2@127.0.0.1:1/0",
+            "REDIS_CONNECT_SECONDS": "0",  # one try: the waiting is tested in tests/cluster
         }
         result = run_bot(env, tmp_path)
     assert result.returncode == 1

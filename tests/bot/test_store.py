@@ -4,6 +4,7 @@ embedded in-memory store the bot uses without REDIS_URL: the same scripts must h
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -198,3 +199,88 @@ async def test_moving_a_chat_carries_its_keys(store: Store) -> None:
     assert (await store.load(new_chat, THREAD)) is not None
     assert await store.chat_language(new_chat) == "en"
     assert await store.game_threads(new_chat) == [None]
+
+
+async def test_stats_of_many_games_ending_at_once_are_all_counted(store: Store) -> None:
+    line = StatLine(name="Андрей", games=1, wins=1, points=3, best_record=None)
+    done = await asyncio.gather(
+        *(store.add_to_stats(CHAT, f"g{i % 10}", {7: line, 8: line}) for i in range(30))
+    )
+    assert sum(done) == 10  # each game once, whoever came first
+    stats = await store.stats(CHAT)
+    assert (stats[7].games, stats[7].points, stats[8].games) == (10, 30, 10)
+    assert not await store.add_to_stats(CHAT, "g0", {})  # nobody to add: still counted once
+    assert await store.add_to_stats(CHAT, "nobody", {})
+
+
+async def a_chat_to_move(store: Store) -> None:
+    await store.write(store.keys.game(CHAT, None), Stored(None, None), a_match())
+    await store.write(store.keys.game(CHAT, 9), Stored(None, None), a_match(variant="muggins"))
+    await store.note_due(CHAT, 9, 50.0)
+    await store.set_chat_language(CHAT, "en")
+    line = StatLine(name="Андрей", games=1, wins=1, points=30, best_record=12)
+    await store.add_to_stats(CHAT, "game1", {7: line})
+
+
+async def check_moved(store: Store, new_chat: int) -> None:
+    assert await store.game_threads(CHAT) == []
+    assert sorted(await store.game_threads(new_chat), key=lambda t: t or 0) == [None, 9]
+    assert await store.load(new_chat, 9) == a_match(variant="muggins")
+    assert await store.chat_language(new_chat) == "en"
+    assert (await store.stats(new_chat))[7].points == 30
+    assert await store.due_time(new_chat, 9) == 0.0 and await store.due_time(CHAT, 9) is None
+    assert not await store.redis.keys(store.keys.chat_pattern(CHAT))
+
+
+async def test_a_move_cut_short_is_finished_by_moving_again(store: Store) -> None:
+    await a_chat_to_move(store)
+    real = store._delete_if_same
+    calls = 0
+
+    async def dies_on_the_third(**kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise ConnectionError("the process died here")
+        return await real(**kwargs)
+
+    store._delete_if_same = dies_on_the_third  # type: ignore[assignment]
+    new_chat = -100999
+    with pytest.raises(ConnectionError):
+        await store.move_chat(CHAT, new_chat)
+    store._delete_if_same = real
+    # Half moved: every key is in the old chat, the new one, or both; none is lost.
+    assert len(await store.redis.keys(store.keys.chat_pattern(CHAT))) == 3
+    assert len(await store.redis.keys(store.keys.chat_pattern(new_chat))) == 3
+    assert await store.move_chat(CHAT, new_chat) == 3
+    await check_moved(store, new_chat)
+
+
+async def test_a_key_changed_during_its_move_is_copied_again(store: Store) -> None:
+    await a_chat_to_move(store)
+    real = store._delete_if_same
+    changed = False
+
+    async def someone_writes_first(**kwargs: Any) -> Any:
+        nonlocal changed
+        if not changed and kwargs["keys"][0] == store.keys.chat_language(CHAT):
+            changed = True  # a write lands between the copy and the delete
+            await store.redis.set(store.keys.chat_language(CHAT), "en!")  # and no TTL
+        return await real(**kwargs)
+
+    store._delete_if_same = someone_writes_first  # type: ignore[assignment]
+    new_chat = -100999
+    assert await store.move_chat(CHAT, new_chat) == 5
+    assert changed
+    assert await store.chat_language(new_chat) == "en!"  # the last value, not the copy's
+    assert await store.redis.ttl(store.keys.chat_language(new_chat)) == -1  # and its TTL
+
+
+async def test_a_prefix_with_pattern_characters_finds_only_its_own_keys(store: Store) -> None:
+    base = store.keys.prefix
+    wild = Store(store.redis, Keys(f"{base}:a*"))
+    plain = Store(store.redis, Keys(f"{base}:ab"))
+    await plain.write(plain.keys.game(CHAT, 3), Stored(None, None), a_match())
+    assert await wild.game_threads(CHAT) == []
+    assert await wild.move_chat(CHAT, -100999) == 0
+    assert await plain.game_threads(CHAT) == [3]
