@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import logging
 
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import Redis
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
 from telegram.ext import Application, ApplicationBuilder
 
-from bot import handlers
+from bot import handlers, metrics
 from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
 from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import LANGUAGES, N_, translator
+from bot.metrics import MeteredRequest
 from bot.settings import Settings
+from bot.storage.connect import connect_redis, wait_for_redis
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.telegram.budget import CallBudget
+from bot.telegram.transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
-
-REDIS_POOL_WAIT = 20.0  # seconds a command waits for a free connection before failing
 
 COMMAND_HELP = {
     "newgame": N_("Start a domino game here"),
@@ -36,25 +37,6 @@ COMMAND_HELP = {
 }
 
 
-def connect_redis(settings: Settings) -> tuple[Redis, bool]:
-    """The Redis client, and whether it is the embedded in-memory store.
-
-    The pool blocks when all its connections are busy (rather than failing), and is
-    sized with the updates handled at once and the delivery work beside them: a burst
-    of presses queues for a connection instead of being lost.
-    """
-    if settings.redis_url is None:
-        from fakeredis import FakeAsyncRedis
-
-        return FakeAsyncRedis(), True
-    pool = BlockingConnectionPool.from_url(
-        settings.redis_url.get_secret_value(),
-        max_connections=settings.redis_max_connections,
-        timeout=REDIS_POOL_WAIT,
-    )
-    return Redis(connection_pool=pool), False
-
-
 def build_application(settings: Settings, redis: Redis | None = None) -> Application:  # type: ignore[type-arg]
     if redis is None:
         redis, embedded = connect_redis(settings)
@@ -67,7 +49,7 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
     budget = CallBudget(settings.overall_max_rate, settings.group_messages_per_minute)
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
-        await client.ping()
+        await wait_for_redis(client, settings.redis_connect_seconds)
         store = Store(client, Keys(settings.key_prefix))
         budget.store = store
         service = GameService(store, settings)
@@ -94,26 +76,53 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         if isinstance(liveness, Liveness):
             await liveness.stop()
         await client.aclose()
+        # python-telegram-bot shuts its transports only if it got as far as getMe;
+        # when start-up fails earlier, their aiohttp sessions are closed here.
+        for transport in transports:
+            await transport.shutdown()
 
-    application = (
+    timeout = settings.telegram_timeout_seconds
+    transports = (
+        MeteredRequest(
+            AiohttpRequest(
+                connection_pool_size=settings.concurrent_updates + 64,
+                read_timeout=timeout,
+                write_timeout=2 * timeout,
+                media_write_timeout=2 * timeout,
+                pool_timeout=timeout,
+            )
+        ),
+        MeteredRequest(AiohttpRequest(connection_pool_size=1)),
+    )
+    builder = (
         ApplicationBuilder()
+        .application_class(MeteredApplication)
         .token(settings.telegram_bot_token.get_secret_value())
         .base_url(settings.api_base_url)
         .base_file_url(settings.api_file_url)
         .rate_limiter(budget)
         .concurrent_updates(settings.concurrent_updates)
-        .connection_pool_size(settings.concurrent_updates + 64)
-        .read_timeout(settings.telegram_timeout_seconds)
-        .write_timeout(2 * settings.telegram_timeout_seconds)
-        .media_write_timeout(2 * settings.telegram_timeout_seconds)
-        .pool_timeout(settings.telegram_timeout_seconds)
+        # Every request is counted by method and answer (bot.metrics).
+        .request(transports[0])
+        .get_updates_request(transports[1])
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
-        .build()
     )
+    if settings.webhook_url:
+        builder = builder.updater(None)  # bot.web's server takes the updates (bot.__main__)
+    application = builder.build()
     handlers.register(application)
     return application
+
+
+class MeteredApplication(Application):  # type: ignore[type-arg]
+    """python-telegram-bot's application, counting and timing every update it handles."""
+
+    async def process_update(self, update: object) -> None:
+        metrics.UPDATES.labels(metrics.update_kind(update)).inc()
+        with metrics.UPDATE_SECONDS.time():
+            await super().process_update(update)
 
 
 async def register_commands(application: Application) -> None:  # type: ignore[type-arg]

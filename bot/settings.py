@@ -11,6 +11,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # A bot token is "<numeric bot id>:<35 or so url-safe characters>".
 TOKEN_SHAPE = re.compile(r"^\d{3,15}:[A-Za-z0-9_-]{20,100}$")
 
+# What Telegram accepts as a webhook's secret_token.
+WEBHOOK_SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
 Language = Literal["ru", "en"]
 
 
@@ -33,6 +36,8 @@ class Settings(BaseSettings):
     # Updates handled at once; the Redis pool is sized with it.
     concurrent_updates: int = Field(default=64, ge=1, le=1024)
     redis_max_connections: int = Field(default=160, ge=4, le=10_000)
+    # Seconds the bot waits at start for Redis to answer (it may start alongside it).
+    redis_connect_seconds: float = Field(default=30, ge=0, le=600)
     # Seconds a Bot API call may take before it counts as unanswered (uploads get twice
     # as long to be sent). An unanswered send may still have arrived: the delivery layer
     # then reconciles rather than sending blindly again.
@@ -46,6 +51,10 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
+    # Long polling: /healthz and /metrics on this address (HEALTH_PORT=0: not served). In
+    # webhook mode they are served on the webhook's port instead.
+    health_listen: str = "127.0.0.1"
+    health_port: int = Field(default=8080, ge=0, le=65535)
 
     @field_validator("telegram_bot_token")
     @classmethod
@@ -54,6 +63,16 @@ class Settings(BaseSettings):
             # Never echo the value: it is a secret even when malformed.
             raise ValueError("is not a bot token (expected <digits>:<letters>)")
         return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or value.get_secret_value() == "":
+            return None  # WEBHOOK_SECRET= (empty): no secret
+        if not WEBHOOK_SECRET_SHAPE.fullmatch(value.get_secret_value()):
+            # Never echo the value: it is a secret.
+            raise ValueError("must be 1-256 characters, each A-Z, a-z, 0-9, _ or -")
+        return value
 
     @field_validator("telegram_api_url")
     @classmethod

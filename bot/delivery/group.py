@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from telegram import Bot
 
+from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
@@ -172,7 +173,9 @@ class GroupConverger:
 
         recorded = await commit(self.store, key, claimed, GroupDelivery, apply)
         failures = recorded.failures if recorded is not None else 1
+        metrics.note_retry(result.outcome.value)
         if result.ok:
+            metrics.LAG.shown("board", match.chat_id, match.thread_id, match.rev)
             event(
                 log,
                 "group",

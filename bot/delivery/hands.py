@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from telegram import Bot
 
+from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.group import BACKOFF
 from bot.delivery.liveness import Liveness
@@ -220,7 +221,9 @@ class HandConverger:
         recorded = await commit(self.store, key, claimed, HandDelivery, apply)
         now = self.clock()
         outcome = result.outcome
+        metrics.note_retry(outcome.value)
         if result.ok and step.call is not HandCall.STRIP and want is not None:
+            metrics.LAG.shown("hand", match.chat_id, match.thread_id, match.rev)
             event(
                 log,
                 "hand",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from redis.exceptions import RedisError
 from telegram import Bot
 
+from bot import metrics
 from bot.delivery.group import GroupConverger
 from bot.delivery.hands import HandConverger
 from bot.delivery.liveness import Liveness
@@ -152,6 +153,7 @@ class Delivery:
         return lambda changed: self.hands.run(chat[0], chat[1], seat, changed)
 
     def _changed(self, current: Current, seen: int) -> None:
+        metrics.LAG.changed(current.match.chat_id, current.match.thread_id, current.match.rev)
         self.kick(current.match.chat_id, current.match.thread_id, seen, current)
 
     def _moved(self, chat_id: int, threads: list[int | None]) -> None:
@@ -206,13 +208,16 @@ class Delivery:
         try:
             return await step(changed)
         except BrokenGameError as exc:
+            metrics.ERRORS.labels("broken_game").inc()
             log.warning("chat %s: stored game unreadable (%s); it waits for /stop", chat[0], exc)
             self._forget(chat)
             return None
         except RedisError as exc:
+            metrics.ERRORS.labels("delivery_storage").inc()
             log.warning("chat %s %s: storage unavailable (%s)", chat[0], name, exc)
             return self.clock() + RETRY_STORAGE
         except Exception:
+            metrics.ERRORS.labels("delivery").inc()
             log.exception("chat %s %s: delivery failed", chat[0], name)
             return self.clock() + RETRY_ERROR
 

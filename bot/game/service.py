@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot import metrics
 from bot.game import computer
 from bot.game.options import MAX_SEATS, MIN_SEATS, TURN_CHOICES, LobbyAction, target_choices
 from bot.i18n import translator
@@ -288,7 +289,9 @@ class GameService:
                 variant=match.variant,
                 seats=len(match.seats),
                 humans=sum(1 for s in match.seats if s.human),
+                v=current.game.version if current.game is not None else 0,
             )
+            metrics.game_started(match.variant)
         return current
 
     def _start(self, match: Match, now: float) -> Game:
@@ -441,6 +444,7 @@ class GameService:
 
         current, _ = await self._change(chat_id, thread_id, apply)
         assert current is not None
+        metrics.game_abandoned(current.match.variant, current.match.engine is not None)
         return current
 
     async def resend_hand(
@@ -495,7 +499,9 @@ class GameService:
             match.deadline = None
 
         with contextlib.suppress(Refusal):
-            await self._change(chat_id, thread_id, apply)
+            current, _ = await self._change(chat_id, thread_id, apply)
+            if current is not None:
+                metrics.game_abandoned(current.match.variant, current.match.engine is not None)
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[int | None]:
         """A group became a supergroup: its games and stats follow the new chat id.
@@ -710,6 +716,9 @@ def _moved(current: Current, entries: list[MoveEntry], by: str) -> None:
         turn=game.turn,
         over=game.over,
     )
+    metrics.game_moved(match.variant, len(entries), game.over)
+    if game.over:
+        event(log, "finish", chat=match.chat_id, game=match.id, v=game.version, totals=game.totals)
 
 
 def _the_match(tx: Tx, game_id: str, status: str) -> Match:

@@ -8,6 +8,7 @@ from redis.exceptions import RedisError
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot import metrics
 from bot.handlers.common import deps, language_for, reply
 from bot.i18n import translator
 from bot.storage.store import BrokenGameError, ConflictError
@@ -28,6 +29,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     else:
         code = "internal_error"
         log.error("unhandled error while handling an update", exc_info=error)
+    metrics.ERRORS.labels(code).inc()
     if not isinstance(update, Update):
         return
     try:

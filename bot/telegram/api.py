@@ -34,6 +34,7 @@ from telegram.error import (
 )
 from telegram.ext import ExtBot
 
+from bot import metrics
 from bot.render import Picture
 from bot.telegram.budget import Priority, Superseded, Ticket
 
@@ -89,6 +90,7 @@ async def call(action: Callable[[], Awaitable[Any]], what: str, patient: bool = 
         (result.outcome is Outcome.RETRY and result.retry_after <= PATIENT_WAIT) or result.unsent
     ):
         await asyncio.sleep(max(result.retry_after, 0.5))
+        metrics.TELEGRAM_RETRIES.inc()
         result = await _once(action, what)
     return result
 

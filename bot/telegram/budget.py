@@ -40,6 +40,7 @@ from typing import Any
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
+from bot import metrics
 from bot.logs import event
 from bot.storage.store import Store
 
@@ -358,6 +359,7 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         if waiter.future.done():
             return
         waited = self.clock() - waiter.queued
+        metrics.RATE_LIMIT_WAIT.observe(max(0.0, waited))
         if waiter.priority is Priority.HAND:
             self._backlog += BACKLOG_DECAY * (waited - self._backlog)
         self.granted += 1

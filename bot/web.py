@@ -1,0 +1,143 @@
+"""The bot's own HTTP server (aiohttp): /healthz and /metrics, and in webhook mode POST /telegram.
+
+With long polling it listens on HEALTH_LISTEN:HEALTH_PORT (127.0.0.1:8080; HEALTH_PORT=0:
+no server). In webhook mode one server on WEBHOOK_LISTEN:WEBHOOK_PORT answers all three
+(python-telegram-bot's own webhook server is not used; see `bot.__main__`).
+
+`GET /healthz` answers 200 while Redis answers a PING within a second and the Bot API
+answered recently, else 503; the JSON body says which part is down, e.g.
+`{"redis": "ok", "telegram": "down", "last_ok_seconds": 312.4}`. "Recently": no request
+to the Bot API has failed since its last answer, or that answer is less than
+`TELEGRAM_RECENT` seconds old. A polling bot asks for updates every few seconds, so its
+last answer is always fresh; a webhook bot with nothing to do may make no call for hours,
+which is fine as long as its last call went through; and a few minutes of failed calls
+(a network blip, Telegram's own hiccups) do not make it unhealthy at once.
+
+`GET /metrics` answers the Prometheus text of `bot.metrics`.
+
+`POST /telegram` (webhook mode) takes an update as Telegram sends it: the
+`X-Telegram-Bot-Api-Secret-Token` header must match WEBHOOK_SECRET (403 otherwise);
+the update goes to the application's update queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST
+from redis.asyncio import Redis
+from telegram import Update
+from telegram.ext import Application
+
+from bot import metrics
+
+log = logging.getLogger(__name__)
+
+TELEGRAM_RECENT = 300.0  # seconds (see the module's doc)
+REDIS_TIMEOUT = 1.0  # seconds a health PING (or the scrape's count of games) may take
+SHUTDOWN_WAIT = 5.0  # seconds requests under way may take when the server stops
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+class Health:
+    """What /healthz checks: Redis answers, and Telegram did lately."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        contact: metrics.Contact = metrics.TELEGRAM,
+        recent: float = TELEGRAM_RECENT,
+        timeout: float = REDIS_TIMEOUT,
+    ) -> None:
+        self.redis = redis
+        self.contact = contact
+        self.recent = recent
+        self.timeout = timeout
+
+    async def redis_ok(self) -> bool:
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), self.timeout))
+        except Exception:  # refused, timed out, a cluster without its slots ...
+            return False
+
+    async def check(self) -> tuple[bool, dict[str, Any]]:
+        redis_ok = await self.redis_ok()
+        telegram_ok, since = self.contact.healthy(self.recent)
+        body = {
+            "redis": "ok" if redis_ok else "down",
+            "telegram": "ok" if telegram_ok else "down",
+            "last_ok_seconds": None if since is None else round(since, 1),
+        }
+        return redis_ok and telegram_ok, body
+
+
+def make_app(
+    health: Health,
+    *,
+    active_games: Callable[[], Awaitable[int]] | None = None,
+    application: Application | None = None,  # type: ignore[type-arg]
+    secret: str | None = None,
+) -> web.Application:
+    """The server's routes; with `application`, also POST /telegram into its update queue."""
+
+    async def healthz(_: web.Request) -> web.Response:
+        ok, body = await health.check()
+        return web.json_response(body, status=200 if ok else 503)
+
+    async def metrics_page(_: web.Request) -> web.Response:
+        if active_games is not None:
+            try:
+                metrics.ACTIVE_GAMES.set(await asyncio.wait_for(active_games(), REDIS_TIMEOUT))
+            except Exception as exc:  # Redis is down: /healthz says so; the figure stays
+                log.debug("active games not counted: %r", exc)
+        return web.Response(body=metrics.text(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    app = web.Application()
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics_page)
+    if application is not None:
+        app.router.add_post("/telegram", _webhook(application, secret))
+    return app
+
+
+def _webhook(
+    application: Application,  # type: ignore[type-arg]
+    secret: str | None,
+) -> Callable[[web.Request], Awaitable[web.Response]]:
+    expected = None if secret is None else secret.encode()
+
+    async def telegram(request: web.Request) -> web.Response:
+        if expected is not None:
+            given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "replace")
+            if not hmac.compare_digest(given, expected):
+                metrics.ERRORS.labels("webhook_forbidden").inc()
+                return web.Response(status=403)
+        try:
+            data = await request.json()
+            update = Update.de_json(data, application.bot)
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError, ValueError, KeyError) as exc:
+            metrics.ERRORS.labels("webhook_bad_update").inc()
+            log.warning("webhook: not an update (%s)", exc.__class__.__name__)
+            return web.Response(status=400)
+        await application.update_queue.put(update)
+        return web.Response()
+
+    return telegram
+
+
+async def start(app: web.Application, host: str, port: int) -> web.AppRunner:
+    """Serve `app` on host:port until the runner is cleaned up (OSError if it cannot listen)."""
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_WAIT)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner
