@@ -209,3 +209,14 @@ def test_a_mention_of_the_outside_rules_is_found(repo: Path, text: str) -> None:
 def test_no_mention_no_hit(repo: Path) -> None:
     write(repo, "The rules are in [docs/rules.md](docs/rules.md).")
     assert files_mentioning(repo, ["README.md", "docs"], FORBIDDEN) == []
+
+
+def test_every_setting_is_in_the_readme_table() -> None:
+    from bot.settings import Settings
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("### Settings") :]
+    table = table[: table.index("\n## ")]
+    named = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", table))
+    missing = {name.upper() for name in Settings.model_fields} - named
+    assert not missing, f"settings missing from README.md's table: {sorted(missing)}"
