@@ -145,7 +145,13 @@ class Human:
         if choice.callback_data.startswith(("P:", "M:")) and not text.startswith(
             ("Сыграно", "Played")
         ):
-            return self._finish_choice(message)
+            before = self.moves
+            self._finish_choice(message)
+            if self.moves == before:
+                # The choice ended without a move (he went back, or the keyboard
+                # changed): the hand's buttons are live again, as for a person.
+                self.pressed = {p for p in self.pressed if p[0] != message.id}
+            return True
         self.moves += 1
         return True
 
@@ -172,7 +178,7 @@ class Human:
             return None
         return answer.text or "", bool(answer.show_alert)
 
-    def _finish_choice(self, message: MessageView) -> bool:
+    def _finish_choice(self, message: MessageView) -> None:
         """After a tile with several ends, or "several doubles": pick from the new keyboard."""
         for _ in range(6):
             current = self.api.wait_for(
@@ -204,15 +210,14 @@ class Human:
                 back = [b for b in buttons if b.callback_data.startswith("B:")]
                 if back:
                     self._press(current, back[0])
-                return True
+                return
             answer = self._press(current, choice)
             if answer is None:
-                return True
+                return
             if choice.callback_data.startswith(("E:", "MC:")):
                 if not answer[1]:
                     self.moves += 1
-                return True
-        return True
+                return
 
 
 def final_message(api: FakeBotApi, group: int) -> MessageView | None:
