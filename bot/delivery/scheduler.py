@@ -317,10 +317,8 @@ class Delivery:
         """Take the games that are due now and start on them; the earliest due time left."""
         due = await self.store.take_due(self.clock(), LEASE, SWEEP_BATCH)
         for chat_id, thread_id in due.games:
-            work = self._work.get((chat_id, thread_id))
-            if work is not None:  # under way here: its settling replaces our lease
-                work.seen = due.lease
-                continue
+            # Also when under way here: the due time may be another process's note of a
+            # change ours has not read, so the chat is read again before it is settled.
             self.kick(chat_id, thread_id, seen=due.lease)
         return None if due.earliest is None else due.earliest / 1000
 
