@@ -99,6 +99,8 @@ def _replay_round(game: Game, number: int, data: Any) -> None:
             raise RecordError(f"{where}: a move must be a string")
         if game.round.over:
             raise RecordError(f"{where}: the round is already over")
+        if _padded(text):
+            raise RecordError(f"{where}: {text!r} is not a move (no spaces in a move)")
         try:
             game.push(game.parse_move(text), text=text)
         except DominoError as exc:
@@ -112,11 +114,19 @@ def _tiles(items: Any, place: str) -> list[Tile]:
     for item in items:
         if not isinstance(item, str):
             raise RecordError(f"{place}: {item!r} is not a tile")
+        if _padded(item):
+            raise RecordError(f"{place}: {item!r} is not a tile (write it as a:b)")
         try:
             tiles.append(Tile.parse(item))
         except DominoError as exc:
             raise RecordError(f"{place}: {exc.message}") from None
     return tiles
+
+
+def _padded(text: str) -> bool:
+    """A token written with a space, tab or line break in it or around it: the record
+    format has one spelling for each move and tile (the engine's readers forgive more)."""
+    return any(char.isspace() for char in text)
 
 
 def summary(game: Game) -> dict[str, Any]:

@@ -10,14 +10,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from telegram import CallbackQuery, Update, User
+from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.game import rulebook
 from bot.game.options import LobbyAction
-from bot.game.service import Current, Refusal
+from bot.game.service import Current, GameService, Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
+from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, texts
 from bot.telegram import callbacks as cb
@@ -36,6 +37,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
         return
     tr = await language_for(update, context)
+    if not _carries(query, button):
+        # Data the message it came from does not show: a forged or stale press, refused
+        # before it can change that message (a group's board showing someone's hand, say).
+        await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
+        return
     try:
         await _dispatch(update, context, query, button, tr)
     except Refusal as refusal:
@@ -44,6 +50,22 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await refuse(update, tr, "broken_game")
     except ConflictError:
         await refuse(update, tr, "busy")
+
+
+def _carries(query: CallbackQuery, button: cb.Callback) -> bool:
+    """Whether the message the press came from shows a button with exactly this data.
+
+    Only the bot puts buttons on its messages, so this is the message the button was made
+    for. Telegram leaves the markup out of a message too old to send (InaccessibleMessage):
+    then only the buttons that never edit the message they are on may go on.
+    """
+    message = query.message
+    if not isinstance(message, Message):
+        return button.kind not in (cb.RULES, cb.STOP, cb.DOUBLES, cb.BACK, cb.TILE)
+    markup = message.reply_markup
+    if markup is None:
+        return False
+    return any(b.callback_data == query.data for row in markup.inline_keyboard for b in row)
 
 
 async def _dispatch(
@@ -167,9 +189,11 @@ async def _hand_button(
         if seat is not None
         else await language_for(update, context)
     )
-    if seat is None or message.chat.id != user.id:
-        # A hand button only works in its owner's private chat.
+    if seat is None:
         raise Refusal("not_in_game")
+    if message.chat.type != "private" or message.chat.id != user.id:
+        # A hand button only works in its owner's private chat (not on a group's board).
+        raise Refusal("stale_button")
     if match.status != "playing":
         raise Refusal("game_over" if match.status == "over" else "game_gone")
     assert current.game is not None
@@ -178,9 +202,15 @@ async def _hand_button(
             button.chat_id, button.thread_id, seat, match.id, message.message_id
         )
         raise Refusal("stale_button")
+    if button.kind in (cb.DOUBLES, cb.DOUBLES_PLAY) and not current.game.rules.multi_doubles:
+        raise Refusal("one_tile_only")  # several doubles at once: muggins only
     view = view_for(current.game, seat)
+    if button.kind in (cb.BACK, cb.DOUBLES) and view.turn != seat:
+        raise Refusal("not_your_turn")  # the choices of a turn are the seat to act's
     move = _chosen_move(button, view)
     if move is None:  # only the keyboard changes: choosing an end, picking doubles
+        if not await _is_hand_message(d.service, match, seat, message.message_id):
+            raise Refusal("stale_button")
         await _show_choice(query, current, view, button, tr)
         return
     played = await d.service.play(
@@ -201,6 +231,18 @@ async def _hand_button(
         await api.answer(query, text + points)
     else:
         await api.answer(query)
+
+
+async def _is_hand_message(service: GameService, match: Match, seat: int, message_id: int) -> bool:
+    """Whether `message_id` is the seat's hand message of this match: the one its record
+    names, or one sent after a send that got no answer (it may be a copy of ours)."""
+    _, stored = await service.store.read_hand(match.chat_id, match.thread_id, seat)
+    shown = stored.value
+    if shown is None or shown.game_id != match.id:
+        return False
+    if message_id == shown.message_id:
+        return True
+    return shown.uncertain_after is not None and message_id > shown.uncertain_after
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:
