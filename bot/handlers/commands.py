@@ -11,7 +11,8 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.game import rulebook
-from bot.game.service import Current, Refusal
+from bot.game.service import Refusal
+from bot.handlers import repeats
 from bot.handlers.common import (
     deps,
     is_admin,
@@ -20,6 +21,7 @@ from bot.handlers.common import (
     person,
     refuse,
     reply,
+    shown_name,
     thread_of,
 )
 from bot.i18n import LANGUAGES, translator
@@ -44,7 +46,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await d.store.save_user(user.id, prefs)
     tr = await language_for(update, context)
     if is_group(chat):
-        await reply(update, texts.help_text(tr), markup=None)
+        await repeats.answer(update, context, tr, "help", texts.help_text(tr))
         return
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
@@ -55,8 +57,11 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         )
         return
     chat_id, thread_id, game_id = target
+    seat, lang = None, None
+    if not shown_name(user):  # he is named by the seat he is about to take
+        seat, lang = await _next_seat(context, chat_id, thread_id, game_id)
     try:
-        game, joined = await d.service.join(chat_id, thread_id, game_id, person(user))
+        game, joined = await d.service.join(chat_id, thread_id, game_id, person(user, seat, lang))
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
@@ -84,8 +89,11 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     d = deps(context)
     thread_id = thread_of(message)
+    seat = None  # a creator the bot can write to takes seat 1 at once
+    if not shown_name(user) and (await d.store.user(user.id)).started:
+        seat = 1
     current, created = await d.service.new_game(
-        chat.id, thread_id, person(user), variant, chat.title or ""
+        chat.id, thread_id, person(user, seat, tr.lang), variant, chat.title or ""
     )
     if not created:  # the lobby itself is posted by the delivery layer
         shown, _ = await d.store.read_delivery(chat.id, thread_id, 0)
@@ -104,15 +112,18 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
-    variant = context.args[0].lower() if context.args else "fives"
-    if variant not in VARIANTS:
-        variant = "fives"
-    await reply(update, rulebook.text(tr.lang, variant), markup=keyboards.rules(variant, tr))
+    asked = context.args[0].lower() if context.args else ""
+    variant = asked if asked in VARIANTS else "fives"
+    # Each way of asking is repeated on its own (a few: the variants, none, another word):
+    # a rules message's buttons may have switched it to another game since.
+    way = asked if asked in VARIANTS or not asked else "?"
+    text, markup = rulebook.text(tr.lang, variant), keyboards.rules(variant, tr)
+    await repeats.answer(update, context, tr, f"rules:{way}", text, markup)
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
-    await reply(update, texts.help_text(tr))
+    await repeats.answer(update, context, tr, "help", texts.help_text(tr))
 
 
 async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -120,14 +131,17 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    current = await _load(update, context, chat.id, thread_of(message))
-    if current is None:
-        return
-    if current.game is None:
-        status = current.match.status
-        await refuse(update, tr, "not_started" if status == "lobby" else "no_game")
-        return
-    await reply(update, board_text(view_for(current.game), tr))  # Telegram HTML, names escaped
+    try:
+        current = await deps(context).service.current(chat.id, thread_of(message))
+    except BrokenGameError:
+        text = texts.refusal(tr, "broken_game")
+    else:
+        if current is None or current.game is None:
+            lobby = current is not None and current.match.status == "lobby"
+            text = texts.refusal(tr, "not_started" if lobby else "no_game")
+        else:
+            text = board_text(view_for(current.game), tr)  # Telegram HTML, names escaped
+    await repeats.answer(update, context, tr, "score", text)
 
 
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -186,7 +200,9 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     lines = await deps(context).store.stats(chat.id)
     if not lines:
-        await reply(update, tr("No finished games in this chat yet."))
+        await repeats.answer(
+            update, context, tr, "stats", tr("No finished games in this chat yet.")
+        )
         return
     ranked = sorted(lines.values(), key=lambda s: (-s.wins, -s.points, s.name))[:15]
     rows = [tr("<b>Leaderboard</b>")]
@@ -201,7 +217,7 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if line.best_record is not None:
             row += " · " + tr("best fives record {record}").format(record=line.best_record)
         rows.append(row)
-    await reply(update, "\n".join(rows))
+    await repeats.answer(update, context, tr, "stats", "\n".join(rows))
 
 
 async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -249,15 +265,19 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     await api.send_document(context.bot, chat.id, data, name, caption, thread_id)
 
 
-async def _load(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int | None
-) -> Current | None:
-    tr = await language_for(update, context)
+async def _next_seat(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int | None, game_id: str
+) -> tuple[int | None, str | None]:
+    """The seat (from 1) a joining user would take in that lobby, and the chat's language."""
     try:
         current = await deps(context).service.current(chat_id, thread_id)
     except BrokenGameError:
-        await refuse(update, tr, "broken_game")
-        return None
-    if current is None:
-        await refuse(update, tr, "no_game")
-    return current
+        return None, None
+    if current is None or current.match.id != game_id:
+        return None, None
+    match = current.match
+    taken = {seat.name for seat in match.seats}
+    seat = len(match.seats) + 1
+    while translator(match.lang)("Player {number}").format(number=seat) in taken:
+        seat += 1  # someone left: "Player 2" may sit in seat 1 now
+    return seat, match.lang

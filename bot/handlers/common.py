@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import unicodedata
 from dataclasses import dataclass
 
 from telegram import Chat, Message, Update, User
@@ -36,9 +37,45 @@ def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:
     return found
 
 
-def person(user: User) -> Person:
-    name = " ".join(user.full_name.split())[:40] or str(user.id)
-    return Person(user.id, name, normalize(user.language_code))
+NAME_LENGTH = 40
+# Characters a client shows as nothing (besides spaces and format characters): a name of
+# only these is no name.
+_BLANK = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
+
+
+def _clean(text: object) -> str:
+    """`text` as one line without control characters; "" if it shows nothing."""
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
+    line = " ".join(kept.split())
+    visible = any(ch not in _BLANK and unicodedata.category(ch) != "Cf" for ch in line)
+    return line if visible else ""
+
+
+def shown_name(user: User) -> str:
+    """The user's own name as Telegram gives it ("" if he has none that shows)."""
+    parts = (_clean(user.first_name), _clean(user.last_name))
+    name = " ".join(part for part in parts if part)[:NAME_LENGTH].strip()
+    return name or _clean(user.username)[:NAME_LENGTH]
+
+
+def display_name(user: User, seat: int | None = None, lang: str | None = None) -> str:
+    """How to call a Telegram user: his name, else his username, else "Player N" (his seat,
+    counted from 1, in `lang`: the chat's language). Whatever Telegram sends, never fails."""
+    name = shown_name(user)
+    if name:
+        return name
+    tr = translator(lang or normalize(user.language_code))
+    if seat is None:
+        return tr("Player")
+    return tr("Player {number}").format(number=seat)
+
+
+def person(user: User, seat: int | None = None, lang: str | None = None) -> Person:
+    """The service's view of a user; `seat` and `lang` name one who has no name (see
+    `display_name`)."""
+    return Person(user.id, display_name(user, seat, lang), normalize(user.language_code))
 
 
 def is_group(chat: Chat) -> bool:

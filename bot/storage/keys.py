@@ -95,6 +95,15 @@ class Keys:
         chat = head.rpartition("{c")[2].rstrip("}")
         return int(chat), (int(thread) or None)
 
+    def answer(self, chat_id: int, thread_id: int | None, command: str) -> str:
+        """The group's last answer to a command (message id, what it shows), for a short
+        while: a repeat of the command then re-uses it (see bot.handlers.repeats)."""
+        return f"{self._chat(chat_id)}:answer:{thread_id or 0}:{command}"
+
+    def answer_extra(self, chat_id: int, thread_id: int | None, command: str) -> str:
+        """Set once a repeat spent the one extra call (an edit or a note) of the window."""
+        return f"{self._chat(chat_id)}:answer:{thread_id or 0}:{command}:extra"
+
 
 def _glob_escape(text: str) -> str:
     """`text` matched literally in a SCAN pattern."""

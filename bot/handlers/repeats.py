@@ -1,0 +1,90 @@
+"""Answers to informational commands (/score, /rules, /help, /stats) that a repeat re-uses.
+
+Each answer in a group spends one of the group's 20 calls a minute, which the board
+needs. So within `WINDOW` seconds of an answer (per chat, topic and command) a repeat
+that would say the same sends nothing new: the first such repeat of the window gets
+one short note, a reply to the answer above ("My answer is above ↑"), and every later
+one is not answered. However often a command is typed, it costs a group at most two
+calls a window while what it says stays the same. An answer that would say something
+else (a move was made, the chat's language changed, a game ended) is news: it is
+answered anew, and the window starts again from it. In private chats every command is
+answered (the group's budget is not spent there).
+
+What was answered is kept in Redis under the chat's hash tag (`Keys.answer`), with the
+window as its TTL, so every bot process sees it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+
+from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.handlers.common import deps, is_group, reply, thread_of
+from bot.i18n import Translator
+from bot.telegram import api
+from bot.telegram.api import Outcome
+from bot.telegram.budget import Priority
+
+log = logging.getLogger(__name__)
+
+WINDOW = 60.0  # seconds an answer is re-used for
+
+
+def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
+    shown = text + "\0" + ("" if markup is None else repr(markup.to_dict()))
+    return hashlib.sha1(shown.encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+async def answer(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    tr: Translator,
+    command: str,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+) -> None:
+    """Reply `text` to the command, unless it was answered in this chat a moment ago."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    if not is_group(chat):
+        await reply(update, text, markup=markup)
+        return
+    store = deps(context).store
+    thread_id = thread_of(message)
+    shows = digest(text, markup)
+    bot = message.get_bot()
+    for _ in range(2):  # a second time only after a changed answer was forgotten
+        if await store.claim_answer(chat.id, thread_id, command, WINDOW):
+            sent = await api.send_text(
+                bot, chat.id, text, thread_id=thread_id, reply_to=message.message_id, markup=markup
+            )
+            if sent.message_id is not None:
+                await store.note_answer(chat.id, thread_id, command, sent.message_id, shows)
+            elif sent.outcome is not Outcome.UNCERTAIN:  # not sent: the next one tries again
+                await store.forget_answer(chat.id, thread_id, command)
+            return
+        shown = await store.shown_answer(chat.id, thread_id, command)
+        if shown is None:  # the answer is on its way (or its sending was given up)
+            return
+        answer_id, before = shown
+        if before == shows:
+            break
+        # What it says has changed (a move, another language): that is news, answered anew.
+        await store.forget_answer(chat.id, thread_id, command)
+    else:
+        return
+    if not await store.take_answer_extra(chat.id, thread_id, command, WINDOW):
+        return  # this window's one note is spent
+    await api.send_text(
+        bot,
+        chat.id,
+        tr("My answer is above ↑"),
+        thread_id=thread_id,
+        reply_to=answer_id,
+        priority=Priority.OTHER,
+        patient=False,
+    )
