@@ -90,7 +90,10 @@ class AiohttpRequest(BaseRequest):
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
-            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+            # Some of aiohttp's errors quote the URL, and a Bot API URL holds the token.
+            token = url.partition("/bot")[2].partition("/")[0]
+            text = str(error).replace(token, "<token>") if token else str(error)
+            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {text}") from None
 
 
 def _given(value: ODVInput[float], default: float | None) -> float | None:

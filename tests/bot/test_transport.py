@@ -121,3 +121,20 @@ async def test_closed_transport_refuses() -> None:
     request = AiohttpRequest()
     with pytest.raises(RuntimeError):
         await request.do_request("http://127.0.0.1:1/botX/getMe", "POST")
+
+
+async def test_a_network_error_never_quotes_the_token() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    request = AiohttpRequest(connect_timeout=1.0)
+    await request.initialize()
+    token = "123456:SECRETsecretSECRETsecret"
+    try:
+        with pytest.raises(NetworkError) as caught:
+            # An unsupported scheme: aiohttp's error repeats the whole URL.
+            await request.do_request(f"ftp://127.0.0.1:{port}/bot{token}/getMe", "POST")
+    finally:
+        await request.shutdown()
+    assert token not in str(caught.value)
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
