@@ -30,7 +30,14 @@ from redis.asyncio import Redis
 from bot import metrics
 from bot.storage import scripts
 from bot.storage.keys import Keys
-from bot.storage.models import GroupDelivery, HandDelivery, Match, StatLine, UserPrefs
+from bot.storage.models import (
+    MATCH_FORMAT,
+    GroupDelivery,
+    HandDelivery,
+    Match,
+    StatLine,
+    UserPrefs,
+)
 
 log = logging.getLogger(__name__)
 
@@ -452,9 +459,14 @@ def parse_match(raw: bytes | str | None) -> Match | None:
     if raw is None:
         return None
     try:
-        return Match.model_validate_json(raw)
+        match = Match.model_validate_json(raw)
     except ValidationError as exc:
         raise BrokenGameError(f"stored game is unreadable: {exc.error_count()} errors") from None
+    if match.format != MATCH_FORMAT:  # a newer release's record: never rewritten as ours
+        raise BrokenGameError(
+            f"stored game has format {match.format}; this release reads {MATCH_FORMAT}"
+        )
+    return match
 
 
 def _delivery(model: type[M], raw: bytes | str | None) -> Stored[M]:

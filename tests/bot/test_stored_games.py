@@ -1,0 +1,340 @@
+"""Games stored by an earlier release load and play on after an upgrade.
+
+`tests/data/stored/` holds the exact bytes this release's service stored for a
+chat's game at chosen moments (see its README.md: they are never regenerated in
+place). Each one must parse with the format it was written in, and the service,
+given those bytes in a fresh key of the real Redis, must carry the game on to its
+end: people's moves, turn deadlines and computer seats, with the engine's
+invariants holding after every action. A value it cannot read must be reported as
+`BrokenGameError` (what the handlers turn into "this game cannot be read").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.game.options import LobbyAction
+from bot.game.service import Current, GameService, Person, Played
+from bot.settings import Settings
+from bot.storage.keys import Keys
+from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match
+from bot.storage.store import BrokenGameError, Store, parse_match
+from engine import ALL_TILES, Game, pack, unpack
+from engine.compact import FORMAT as ENGINE_FORMAT
+
+STORED = Path(__file__).resolve().parents[1] / "data" / "stored"
+MANIFEST: dict[str, Any] = json.loads((STORED / "manifest.json").read_text())
+FILES: dict[str, dict[str, Any]] = MANIFEST["files"]
+NAMES = sorted(FILES)
+TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
+COMPUTER_DELAY = 1.5
+MAX_ACTIONS = 400  # every stored game ends well within this (the longest takes ~190)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_750_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(redis_client: Redis, key_prefix: str, clock: Clock) -> GameService:
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        telegram_bot_token=TOKEN,
+        key_prefix=key_prefix,
+        computer_delay_seconds=COMPUTER_DELAY,
+    )
+    return GameService(Store(redis_client, Keys(key_prefix)), settings, clock=clock)
+
+
+def raw_of(name: str) -> bytes:
+    return (STORED / name).read_bytes()
+
+
+def check_engine(game: Game) -> None:
+    """What holds for every engine state the service stores."""
+    rnd = game.round
+    held = [t for hand in rnd.hands for t in hand] + rnd.boneyard + rnd.table.tiles()
+    assert len(held) == len(ALL_TILES) == 28
+    assert set(held) == set(ALL_TILES)
+    for done in game.rounds[:-1]:
+        assert done.over
+    assert len(game.totals) == len(game.players)
+    assert unpack(pack(game)) == game
+    if game.over:
+        assert game.turn is None
+    else:
+        assert game.turn is not None and game.legal_moves()
+
+
+# -- the files as they are ------------------------------------------------------------
+
+
+def test_the_manifest_lists_every_stored_game() -> None:
+    assert MANIFEST["match_format"] == MATCH_FORMAT == 2
+    assert MANIFEST["engine_format"] == ENGINE_FORMAT == 1
+    assert sorted(p.name for p in STORED.glob("*.match.json")) == NAMES
+    moments = {(f["variant"], f["moment"]) for f in FILES.values()}
+    for variant in ("fives", "muggins", "twolane"):
+        for moment in ("lobby", "midround-computer", "midround-human", "over"):
+            assert (variant, moment) in moments
+    assert ("fives", "roundend") in moments and ("muggins", "roundend") in moments
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_stored_game_parses_as_it_was_written(name: str) -> None:
+    expected = FILES[name]
+    raw = raw_of(name)
+    match = parse_match(raw)
+    assert match is not None
+    assert match.format == expected["format"] == MATCH_FORMAT
+    assert match.variant == expected["variant"]
+    assert match.status == expected["status"]
+    assert match.rev == expected["rev"]
+    assert match.deadline == expected["deadline"]
+    assert len(match.seats) == expected["seats"]
+    if expected["status"] == "lobby":
+        assert match.engine is None
+        return
+    assert match.engine is not None
+    game = unpack(match.engine)
+    assert game.variant == match.variant
+    assert game.players == [seat.name for seat in match.seats]
+    assert game.version == expected["version"]
+    assert len(game.rounds) == expected["rounds"]
+    assert game.turn == expected["turn"]
+    assert game.over == (match.status == "over")
+    check_engine(game)
+    if expected["moment"] == "roundend":
+        assert len(game.rounds) >= 2 and game.rounds[-2].over and not game.round.moves
+    if expected["to_act"] is not None:
+        assert game.turn is not None
+        assert match.seats[game.turn].human == (expected["to_act"] == "human")
+    # The delivery records stored beside it (this release's models) parse too.
+    stem = name.removesuffix(".match.json")
+    group = GroupDelivery.model_validate_json((STORED / f"{stem}.group.json").read_bytes())
+    assert group.game_id == match.id
+    for seat, place in enumerate(match.seats):
+        path = STORED / f"{stem}.hand-{seat}.json"
+        assert path.exists() == (place.user_id is not None)
+        if path.exists():
+            assert HandDelivery.model_validate_json(path.read_bytes()).game_id == match.id
+
+
+# -- loading them and playing on --------------------------------------------------------
+
+
+async def put(service: GameService, name: str) -> Match:
+    """The stored bytes (and delivery records) in this test's fresh keys, as Redis held them."""
+    raw = raw_of(name)
+    match = parse_match(raw)
+    assert match is not None
+    keys, redis = service.store.keys, service.store.redis
+    await redis.set(keys.game(match.chat_id, match.thread_id), raw)
+    stem = name.removesuffix(".match.json")
+    group = STORED / f"{stem}.group.json"
+    if group.exists():
+        await redis.set(keys.group(match.chat_id, match.thread_id), group.read_bytes())
+    for seat in range(len(match.seats)):
+        hand = STORED / f"{stem}.hand-{seat}.json"
+        if hand.exists():
+            await redis.set(keys.hand(match.chat_id, match.thread_id, seat), hand.read_bytes())
+    return match
+
+
+async def stored_raw(service: GameService, match: Match) -> bytes | None:
+    value = await service.store.redis.get(service.store.keys.game(match.chat_id, match.thread_id))
+    return None if value is None else bytes(value)
+
+
+def person(match: Match, seat: int) -> Person:
+    place = match.seats[seat]
+    assert place.user_id is not None
+    return Person(place.user_id, place.name, place.lang)
+
+
+def creator(match: Match) -> Person:
+    return Person(match.creator_id, match.creator_name, match.lang)
+
+
+async def play_to_the_end(
+    service: GameService, clock: Clock, current: Current, rng: random.Random
+) -> tuple[Current, int]:
+    """Play on from `current` until the game is over: each person plays a random legal move
+    (every third of his turns he lets the deadline pass instead), computers play when their
+    deadline comes. Checks every action; the final state and how many actions there were."""
+    match = current.match
+    chat, thread = match.chat_id, match.thread_id
+    human_turns = 0
+    for actions in range(MAX_ACTIONS):
+        match, game = current.match, current.game
+        assert game is not None
+        check_engine(game)
+        if match.status == "over":
+            assert game.over and match.deadline is None
+            return current, actions
+        assert match.status == "playing" and not game.over
+        turn = game.turn
+        assert turn is not None and match.deadline is not None
+        seat = match.seats[turn]
+        played: Played | None
+        if seat.human:
+            human_turns += 1
+        if seat.human and human_turns % 3 != 0:
+            clock.now = max(clock.now, match.deadline - 1)
+            move = rng.choice(game.legal_moves())
+            played = await service.play(
+                chat, thread, match.id, game.version, person(match, turn), move
+            )
+            assert len(played.entries) == 1
+        else:
+            clock.now = max(clock.now, match.deadline) + 0.01
+            played = await service.run_due(chat, thread)
+            assert played is not None and played.entries
+        after, engine_after = played.current.match, played.current.game
+        assert engine_after is not None
+        assert after.rev == match.rev + 1
+        assert engine_after.version == game.version + len(played.entries)
+        assert all(entry.seat == turn for entry in played.entries)
+        assert await stored_raw(service, after) == played.current.raw
+        if after.status == "playing":
+            next_seat = after.seats[engine_after.turn or 0]
+            delay = after.turn_seconds if next_seat.human else COMPUTER_DELAY
+            assert after.deadline == pytest.approx(clock.now + delay)
+        clock.now += 0.25
+        current = played.current
+    raise AssertionError(f"not over after {MAX_ACTIONS} actions")
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_a_stored_game_loads_and_plays_on(
+    name: str, service: GameService, clock: Clock
+) -> None:
+    expected = FILES[name]
+    stored = await put(service, name)
+    chat, thread = stored.chat_id, stored.thread_id
+    current = await service.current(chat, thread)
+    assert current is not None
+    assert current.raw == raw_of(name)
+    assert current.match == stored
+    clock.now = (stored.deadline or clock.now) - 1  # just before its deadline (if any)
+
+    if stored.status == "lobby":
+        assert await service.run_due(chat, thread) is None
+        current = await service.lobby_action(
+            chat, thread, stored.id, LobbyAction.START, "", creator(stored), False
+        )
+        assert current.match.rev == stored.rev + 1 and current.match.status == "playing"
+        assert current.game is not None and current.game.version == 0
+    elif stored.status == "over":
+        # Nothing is due; the game counts in the stats once; a rematch starts from it.
+        assert await service.run_due(chat, thread) is None
+        assert await stored_raw(service, stored) == raw_of(name)
+        stats = await service.store.stats(chat)
+        humans = {seat.user_id for seat in stored.seats if seat.user_id is not None}
+        assert set(stats) == humans and all(line.games == 1 for line in stats.values())
+        lobby = await service.rematch(chat, thread, stored.id, creator(stored))
+        assert lobby.match.status == "lobby" and lobby.match.id != stored.id
+        assert [s.name for s in lobby.match.seats] == [s.name for s in stored.seats]
+        current = await service.lobby_action(
+            chat, thread, lobby.match.id, LobbyAction.START, "", creator(stored), False
+        )
+        assert current.match.status == "playing"
+    else:
+        # Its deadline holds after the upgrade: nothing is played before it.
+        assert await service.run_due(chat, thread) is None
+        assert await stored_raw(service, stored) == raw_of(name)
+        game = current.game
+        assert game is not None and game.version == expected["version"]
+
+    final, actions = await play_to_the_end(service, clock, current, random.Random(name))
+    assert actions >= (1 if stored.status == "playing" else 5)
+    assert final.game is not None and final.game.over
+    record = await service.store.last_record(chat, thread)
+    assert record == pack(final.game)
+    stats = await service.store.stats(chat)
+    counted = 2 if stored.status == "over" else 1
+    humans = {seat.user_id for seat in final.match.seats if seat.user_id is not None}
+    assert set(stats) == humans and all(line.games == counted for line in stats.values())
+
+
+# -- what cannot be read ------------------------------------------------------------------
+
+
+def _real() -> bytes:
+    return raw_of("fives-midround-human.match.json")
+
+
+def _with(**changes: Any) -> bytes:
+    data = json.loads(_real())
+    data.update(changes)
+    return json.dumps(data, ensure_ascii=False).encode()
+
+
+UNREADABLE = {
+    "garbage": b"\x00\xff\xfe garbage \x80",
+    "empty": b"",
+    "not json": b"not json at all",
+    "a json list": b"[1, 2, 3]",
+    "an empty object": b"{}",
+    "cut short": _real()[: len(_real()) // 2],
+    "a future format with a new field": _with(format=3, new_field=1),
+    "an old single record (format 1)": json.dumps(
+        {"format": 1, "chat_id": 1, "state": "lobby"}
+    ).encode(),
+    "a seat of another shape": _with(seats=[{"name": "x", "kind": "human"}]),
+}
+
+
+@pytest.mark.parametrize("raw", list(UNREADABLE.values()), ids=list(UNREADABLE))
+async def test_an_unreadable_stored_game_is_a_broken_game(raw: bytes, service: GameService) -> None:
+    with pytest.raises(BrokenGameError):
+        parse_match(raw)
+    chat = -1001000000009
+    await service.store.redis.set(service.store.keys.game(chat, None), raw)
+    with pytest.raises(BrokenGameError):
+        await service.store.read_match(chat, None)
+    with pytest.raises(BrokenGameError):
+        await service.current(chat, None)
+    with pytest.raises(BrokenGameError):
+        await service.run_due(chat, None)
+
+
+ENGINE_UNREADABLE = {
+    "a future engine format": lambda text: text.replace("[1,", "[2,", 1),
+    "engine garbage": lambda text: "\x00garbage",
+    "a move that is not legal": lambda text: text + " 66W",
+}
+
+
+@pytest.mark.parametrize("change", list(ENGINE_UNREADABLE.values()), ids=list(ENGINE_UNREADABLE))
+async def test_an_unreadable_engine_state_is_a_broken_game(
+    change: Any, service: GameService
+) -> None:
+    match = parse_match(_real())
+    assert match is not None and match.engine is not None
+    broken = match.model_copy(update={"engine": change(match.engine)})
+    raw = broken.model_dump_json().encode()
+    assert parse_match(raw) is not None  # the record itself reads; its game does not
+    await service.store.redis.set(service.store.keys.game(match.chat_id, None), raw)
+    with pytest.raises(BrokenGameError):
+        await service.current(match.chat_id, None)
+
+
+def test_a_future_format_with_the_same_fields_is_a_broken_game() -> None:
+    with pytest.raises(BrokenGameError):
+        parse_match(_with(format=MATCH_FORMAT + 1))
