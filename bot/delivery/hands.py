@@ -115,6 +115,19 @@ class HandConverger:
         shows = self._showing.get(self.store.keys.hand(chat_id, thread_id, seat))
         return None if shows == "" else shows
 
+    async def shows(
+        self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
+    ) -> bool:
+        """Whether `message_id` is the seat's hand message of this game: the one its record
+        names, or one sent after a send that got no answer (it may be a copy of ours)."""
+        _, stored = await self.store.read_hand(chat_id, thread_id, seat)
+        shown = stored.value
+        if shown is None or shown.game_id != game_id:
+            return False
+        if message_id == shown.message_id:
+            return True
+        return shown.uncertain_after is not None and message_id > shown.uncertain_after
+
     async def stray(
         self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
     ) -> bool:

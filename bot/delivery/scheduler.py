@@ -116,6 +116,12 @@ class Delivery:
             self._start(chat, work, name, self._step(chat, name))
         self._give_up_stale_hands(chat, work, current)
 
+    async def shows_hand(
+        self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
+    ) -> bool:
+        """Whether the message is the seat's hand message of this game."""
+        return await self.hands.shows(chat_id, thread_id, seat, game_id, message_id)
+
     async def stray_hand(
         self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
     ) -> None:

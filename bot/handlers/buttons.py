@@ -15,10 +15,9 @@ from telegram.ext import ContextTypes
 
 from bot.game import rulebook
 from bot.game.options import LobbyAction
-from bot.game.service import Current, GameService, Refusal
+from bot.game.service import Current, Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
-from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, texts
 from bot.telegram import callbacks as cb
@@ -209,7 +208,9 @@ async def _hand_button(
         raise Refusal("not_your_turn")  # the choices of a turn are the seat to act's
     move = _chosen_move(button, view)
     if move is None:  # only the keyboard changes: choosing an end, picking doubles
-        if not await _is_hand_message(d.service, match, seat, message.message_id):
+        if not await d.delivery.shows_hand(
+            match.chat_id, match.thread_id, seat, match.id, message.message_id
+        ):
             raise Refusal("stale_button")
         await _show_choice(query, current, view, button, tr)
         return
@@ -231,18 +232,6 @@ async def _hand_button(
         await api.answer(query, text + points)
     else:
         await api.answer(query)
-
-
-async def _is_hand_message(service: GameService, match: Match, seat: int, message_id: int) -> bool:
-    """Whether `message_id` is the seat's hand message of this match: the one its record
-    names, or one sent after a send that got no answer (it may be a copy of ours)."""
-    _, stored = await service.store.read_hand(match.chat_id, match.thread_id, seat)
-    shown = stored.value
-    if shown is None or shown.game_id != match.id:
-        return False
-    if message_id == shown.message_id:
-        return True
-    return shown.uncertain_after is not None and message_id > shown.uncertain_after
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:
