@@ -299,9 +299,11 @@ def open_table(api: FakeBotApi, variant: str, seats: str) -> tuple[int, dict[int
     return group, people, lobby.id
 
 
-def export_record(api: FakeBotApi, user: int, group: int) -> dict:
+def export_record(api: FakeBotApi, user: int, group: int, timeout: float = 10.0) -> dict:
     sent = api.send_text(user, group, "/export")
-    document = api.wait_message(group, after=sent, where=lambda m: m.document is not None)
+    document = api.wait_message(
+        group, after=sent, where=lambda m: m.document is not None, timeout=timeout
+    )
     return json.loads(document.document)
 
 
