@@ -28,6 +28,29 @@ if KEYS[2] then redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[6]) end
 return 1
 """
 
+# Put this release's records in place of a first-release one, if the game still holds
+# exactly what was read. KEYS[1]: the game; KEYS[2]: the group record; KEYS[3..]: the
+# hand records. ARGV: [1] the record read, [2] the match, [3] the ttl, [4] the group
+# record, [5..] the hand records ('' for none). A delivery record already there is kept.
+UPGRADE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+for i = 2, #KEYS do
+  local value = ARGV[i + 2]
+  if value ~= '' then redis.call('SET', KEYS[i], value, 'EX', ARGV[3], 'NX') end
+end
+return 1
+"""
+
+# Set an unreadable game aside, if it still holds exactly ARGV[1]: KEYS[1] the game,
+# KEYS[2] where it is kept (for ARGV[2] seconds), KEYS[3..] its delivery records (gone).
+SET_ASIDE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+redis.call('DEL', KEYS[1], unpack(KEYS, 3))
+return 1
+"""
+
 # Take the games due by ARGV[1] (ms), at most ARGV[3]: each is pushed to now + ARGV[2]
 # (a lease: if the taker dies, it is due again then). Returns the games, the lease's
 # time and the earliest due time left (or '').

@@ -1,0 +1,179 @@
+"""The first release's record of a chat's game (format 1), read so that its games play on.
+
+The first release kept a chat's game and what its messages showed in one record,
+`ChatGame`, with no `format` field, under the same key as this release's `Match`.
+During a rolling deploy (and after it, for games nobody touched since) this
+release meets such records: `split` turns one into a `Match` and the delivery
+records, which the store writes back in its place (see `Store.read_match`). This
+release never writes format 1; a first-release process that meets a record of
+this release says the game is damaged and leaves it alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
+from engine import Game, pack
+
+Status = Literal["lobby", "playing", "over", "cancelled"]
+
+
+class _OldSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    user_id: int | None = None
+    level: Literal["easy", "strong"] = "strong"
+    lang: str = "ru"
+    computer: bool = False
+    missed: int = 0
+    hand_message_id: int | None = None
+    hand_shows: str = ""
+    hand_resend: bool = False
+    hand_claim_by: str = ""
+    hand_claim_since: float = 0.0
+
+
+class _OldBoard(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    message_id: int | None = None
+    round_number: int = 1
+    shows_version: int = -1
+    shows_actions: int = 0
+    finished: bool = False
+
+
+class ChatGame(BaseModel):
+    """The first release's record, field for field (it forbade unknown fields too)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    chat_id: int
+    thread_id: int | None = None
+    status: Status = "lobby"
+    variant: Literal["fives", "muggins", "twolane"] = "fives"
+    creator_id: int
+    creator_name: str = ""
+    seats: list[_OldSeat] = Field(default_factory=list)
+    target: int | None = None
+    turn_seconds: int = 90
+    seed: int = 0
+    rev: int = 0
+    lobby_rev: int = 0
+    chat_title: str = ""
+    lobby_message_id: int | None = None
+    lobby_shows: int = -1
+    lobby_closed: bool = False
+    board: _OldBoard = Field(default_factory=_OldBoard)
+    final_message_id: int | None = None
+    group_calls: list[float] = Field(default_factory=list)
+    group_busy: str = ""
+    group_busy_since: float = 0.0
+    group_busy_by: str = ""
+    notes: list[str] = Field(default_factory=list)
+    deadline: float | None = None
+    deadline_version: int = -1
+    stop_requested_by: int | None = None
+    engine: dict[str, Any] | None = None  # engine.Game.to_json()
+
+
+class UnreadableLegacy(Exception):
+    """A first-release record whose game cannot be read."""
+
+
+@dataclass(frozen=True)
+class Split:
+    """A first-release record as this release keeps it: one writer per record."""
+
+    match: Match
+    group: GroupDelivery
+    hands: list[HandDelivery | None]  # by seat; None where no hand message was sent
+
+
+def first_release(raw: bytes | str) -> ChatGame | None:
+    """The record as the first release wrote it, or None if it is not one."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or "format" in data or "board" not in data:
+        return None
+    try:
+        return ChatGame.model_validate(data)
+    except ValidationError:
+        return None
+
+
+def split(old: ChatGame, lang: str) -> Split:
+    """`old` as this release's records; `lang`: the group's language (format 1 kept none)."""
+    engine = None
+    if old.engine is not None:
+        try:
+            engine = pack(Game.from_json(old.engine))
+        except Exception as exc:  # the engine's from_json raises on any shape it refuses
+            raise UnreadableLegacy(f"first-release game state is unreadable: {exc}") from None
+    match = Match(
+        rev=old.rev,
+        id=old.id,
+        chat_id=old.chat_id,
+        thread_id=old.thread_id,
+        status=old.status,
+        variant=old.variant,
+        creator_id=old.creator_id,
+        creator_name=old.creator_name,
+        seats=[
+            Seat(
+                name=seat.name,
+                user_id=seat.user_id,
+                level=seat.level,
+                lang=seat.lang,
+                computer=seat.computer,
+                missed=seat.missed,
+            )
+            for seat in old.seats
+        ],
+        target=old.target,
+        turn_seconds=old.turn_seconds,
+        seed=old.seed,
+        lobby_rev=old.lobby_rev,
+        chat_title=old.chat_title,
+        lang=lang,
+        notes=old.notes,  # the first release cleared notes once shown: these are still due
+        deadline=old.deadline,
+        engine=engine,
+    )
+    group = GroupDelivery(
+        game_id=old.id,
+        lobby_message_id=old.lobby_message_id,
+        lobby_shows=old.lobby_shows,
+        lobby_closed=old.lobby_closed,
+        # The picture is drawn again once (its action count meant something else then).
+        board=BoardMessage(
+            message_id=old.board.message_id,
+            round_number=old.board.round_number,
+            finished=old.board.finished,
+        ),
+        final_message_id=old.final_message_id,
+        calls=old.group_calls,  # the group's last minute still counts
+    )
+    hands: list[HandDelivery | None] = [
+        None
+        if seat.hand_message_id is None
+        # Shows nothing known: the converger edits it to what it must show now (its old
+        # buttons may still be live).
+        else HandDelivery(
+            game_id=old.id,
+            message_id=seat.hand_message_id,
+            live=True,
+            known_max=seat.hand_message_id,
+        )
+        for seat in old.seats
+    ]
+    return Split(match, group, hands)
