@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.render import Picture, render_board, render_final, render_hand
-from bot.render.samples import PLAYERS, full_table, play, russian, with_table
+from bot.render.samples import PLAYERS, catalog, full_table, play, with_table
 from bot.render.samples import main as write_samples
 from engine.view import SeatView, view_for
 
@@ -62,6 +62,7 @@ def main() -> int:
     if args.samples:
         return write_samples([args.samples])
     ok = True
+    russian = catalog("ru")
     columns = ("cold ms", "median ms", "p99 ms", "size KB")
     print(f"{'variant':8} {'picture':17} " + " ".join(f"{c:>9}" for c in columns) + "  picture")
     for variant in ("fives", "muggins", "twolane"):

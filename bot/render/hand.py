@@ -18,7 +18,11 @@ WIDTH = 1280
 HAND_TILE = 144  # long side of a tile in the hand picture
 SLOT = HAND_TILE // 2 + 36  # horizontal step between tiles
 PER_ROW = (WIDTH - 80) // SLOT
-HEADER = 104
+HEADER = 104  # one line of header (its band is 20 px shorter), before the tiles
+HEADER_LINE = 50  # each further line of it
+HEADER_SIZES = (36, 32, 28)  # the header's font sizes, largest first
+HEADER_MARGIN = 32
+HEADER_GAP = 40  # between the title and the status on one line
 ROW = HAND_TILE + 104  # a tile, its number and the ends it fits
 FOOTER = 92
 LIFT = 14  # playable tiles stand a little higher
@@ -37,13 +41,59 @@ class HandSlot:
     ends: tuple[End, ...]  # the ends it can go to now (empty for an opening)
 
 
+@dataclass(frozen=True, slots=True)
+class HeaderLine:
+    """One text of the header: drawn whole unless it is wider than the picture."""
+
+    words: str
+    size: int
+    x: int
+    baseline: int
+    anchor: str  # "ls": from the left, "rs": up to the right
+    width: float  # the room it is fitted to
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    lines: tuple[HeaderLine, ...]
+    height: int  # where the tiles' area starts
+
+
+def header_layout(title: str, status: str) -> Header:
+    """The title on the left and the status on the right, laid out from their widths.
+
+    Both on one line at the largest size they fit; else each on a line of its
+    own, at the largest size it fits (cut only if wider than the whole picture
+    even at the smallest size).
+    """
+    room = WIDTH - 2 * HEADER_MARGIN
+    first = 58
+    for size in HEADER_SIZES:
+        title_w = length(title, size, True)
+        status_w = HEADER_GAP + length(status, size, True) if status else 0.0
+        if title_w + status_w <= room:
+            lines = [HeaderLine(title, size, HEADER_MARGIN, first, "ls", room - status_w)]
+            if status:
+                status_x = WIDTH - HEADER_MARGIN
+                lines.append(HeaderLine(status, size, status_x, first, "rs", room - title_w))
+            return Header(tuple(lines), HEADER)
+    lines = []
+    for i, words in enumerate(w for w in (title, status) if w):
+        size = next((s for s in HEADER_SIZES if length(words, s, True) <= room), HEADER_SIZES[-1])
+        lines.append(HeaderLine(words, size, HEADER_MARGIN, first + i * HEADER_LINE, "ls", room))
+    return Header(tuple(lines), HEADER + HEADER_LINE * (len(lines) - 1))
+
+
 def render_hand(view: SeatView, tr: Translate = identity) -> Picture:
     """The seat's tiles, numbered 1..n in `view.hand` order; playable ones marked on its turn."""
     return encode(draw_hand(view, tr), "hand")
 
 
-def hand_slots(view: SeatView) -> list[HandSlot]:
-    """The geometry of the hand picture (the tests check numbering against it)."""
+def hand_slots(view: SeatView, top: int = HEADER) -> list[HandSlot]:
+    """The geometry of the hand picture (the tests check numbering against it).
+
+    `top`: where the tiles' area starts (`Header.height`).
+    """
     fits: dict[Tile, list[End]] = {}
     for move in view.legal:
         plays = (
@@ -61,7 +111,7 @@ def hand_slots(view: SeatView) -> list[HandSlot]:
         in_row = min(PER_ROW, count - row * PER_ROW)
         left = (WIDTH - in_row * SLOT) // 2 + (SLOT - HAND_TILE // 2) // 2
         playable = turn and tile in fits
-        y = HEADER + 30 + row * ROW - (LIFT if playable else 0)
+        y = top + 30 + row * ROW - (LIFT if playable else 0)
         slots.append(
             HandSlot(
                 number=i + 1,
@@ -76,25 +126,31 @@ def hand_slots(view: SeatView) -> list[HandSlot]:
     return slots
 
 
-def hand_height(count: int) -> int:
+def hand_height(count: int, top: int = HEADER) -> int:
     rows = max(1, -(-count // PER_ROW))
-    return HEADER + 30 + rows * ROW + FOOTER
+    return top + 30 + rows * ROW + FOOTER
 
 
-def draw_hand(view: SeatView, tr: Translate = identity) -> Image.Image:
-    height = hand_height(len(view.hand))
-    canvas = felt(WIDTH, height).copy()
-    draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, WIDTH, HEADER - 20), fill=theme.PANEL)
+def hand_header(view: SeatView, tr: Translate = identity) -> tuple[Header, theme.RGB]:
+    """The header's layout, and the status's colour."""
     title = tr("Your tiles")
     if view.seat is not None:
         title += f" · {player_name(tr, view, view.seat)}"
     status, color = _status(view, tr)
-    status_w = min(length(status, 36, True), WIDTH * 0.6) if status else 0
-    text(canvas, (32, 58), title, 36, theme.TEXT, True, "ls", WIDTH - 100 - status_w)
-    if status:
-        text(canvas, (WIDTH - 32, 58), status, 36, color, True, "rs", status_w)
-    for slot in hand_slots(view):
+    return header_layout(title, status), color
+
+
+def draw_hand(view: SeatView, tr: Translate = identity) -> Image.Image:
+    header, color = hand_header(view, tr)
+    height = hand_height(len(view.hand), header.height)
+    canvas = felt(WIDTH, height).copy()
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, 0, WIDTH, header.height - 20), fill=theme.PANEL)
+    for i, line in enumerate(header.lines):
+        fill = theme.TEXT if i == 0 else color
+        x, y = line.x, line.baseline
+        text(canvas, (x, y), line.words, line.size, fill, True, line.anchor, line.width)
+    for slot in hand_slots(view, header.height):
         if slot.playable:
             sprites.glow(HAND_TILE // 2, HAND_TILE, theme.PLAYABLE).paste(canvas, slot.x, slot.y)
         sprite = sprites.tile(slot.tile.high, slot.tile.low, True, HAND_TILE, dim=slot.dimmed)

@@ -8,14 +8,15 @@ turns a corner and snakes back in rows (W, E rays) or columns (N, S rays):
 
 - W turns up, N turns right, E turns down, S turns left (a pinwheel), so each
   ray snakes in its own quarter of the board;
-- a ray's later rows keep `SEPARATION` pixels away from the centre's column
-  or row, where the neighbouring ray runs, so no two rays can touch.
+- a ray's later rows keep away from the centre's column or row, where the
+  neighbouring ray runs, as far as the rows of one ray lie apart: a ray folds
+  back only beside itself, never beside another ray.
 
-At the smallest tile size every ray's quarter holds 27 tiles and the mark of
-its end even with the centre in the middle of the board (`capacity`, checked by
-the tests), so a full table always fits. Larger sizes are used while every ray
-fits in two rows. The centre goes where the opening stays in the middle of the
-board, unless moving the whole board towards the middle saves a corner.
+The board fits its content: the tiles are drawn as large as `TILE_MAX` and no
+smaller than `TILE_MIN` (readable on a phone), as large as the table allows
+with as few corners as can be; the centre goes wherever the rays fit best, and
+the whole drawing is then moved to the middle of the board. The board's size
+never changes, so the photo keeps its shape as the game grows.
 """
 
 from __future__ import annotations
@@ -27,20 +28,26 @@ from engine.tiles import End
 
 # The board part of the picture (the panel lies below it).
 BOARD_WIDTH = 1280
-BOARD_HEIGHT = 820
-# Tile sizes in pixels (the long side; the short side is half of it), largest
-# first. A larger size is used while every ray fits in at most `ROWS_BEFORE_SHRINK`
-# rows; the smallest always fits the whole set (see `capacity`).
-TILE_SIZES = (100, 88, 76)
-ROWS_BEFORE_SHRINK = 2
-MIN_TILE_LONG = 76  # tiles are never drawn smaller (the tests hold the layout to it)
+BOARD_HEIGHT = 1152
+# Tile sizes in pixels (the long side; the short side is half of it). At the
+# smallest, a pip is still 4 px wide when a phone shows the picture 400 px wide.
+TILE_MAX = 192
+TILE_MIN = 128
+TILE_STEP = 16
+TILE_SIZES = tuple(range(TILE_MAX, TILE_MIN - 1, -TILE_STEP))
+MIN_TILE_LONG = TILE_MIN
+# Sizes below the minimum, tried only if a table fits nowhere else: no table the
+# tests build (the worst shapes, random games) needs them; they keep the bot drawing.
+FALLBACK_SIZES = (112, 96, 76)
+ROWS_BEFORE_SHRINK = 2  # rows a ray may take before the tiles get smaller than need be
 GAP = 2  # between tiles laid end to end
-SEPARATION = 26  # between different rays
 MARGIN = 14  # between the tiles and the board's edge
+LANE_TAB = 52  # twolane: room for a lane's label next to the opening
 
 # Travel and advance (turn) directions of each ray, in picture coordinates (y down).
 _TRAVEL = {End.W: (-1, 0), End.E: (1, 0), End.N: (0, -1), End.S: (0, 1)}
 _ADVANCE = {End.W: (0, -1), End.E: (0, 1), End.N: (1, 0), End.S: (-1, 0)}
+_DIRECTION = {step: end for end, step in _TRAVEL.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +81,40 @@ class TileBox:
         """(left, top, right, bottom), right and bottom exclusive."""
         return (self.x, self.y, self.x + self.w, self.y + self.h)
 
+    def moved(self, dx: int, dy: int) -> TileBox:
+        return TileBox(
+            self.placed,
+            self.x + dx,
+            self.y + dy,
+            self.w,
+            self.h,
+            self.first,
+            self.second,
+            self.arm,
+            self.index,
+            self.hub,
+            self.last,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class EndMark:
-    """Where an open end is marked: the free spot next to its outermost tile."""
+    """Where an open end is marked: the spot the next tile of that end goes to.
+
+    `direction` is the way the next tile goes from there (after a corner it is
+    not the end's own direction); the mark's arrow points that way.
+    """
 
     end: End
     x: int  # centre of the mark
     y: int
+    direction: End
+    slot: tuple[int, int, int, int]  # where the next tile goes: (left, top, right, bottom)
+
+    def moved(self, dx: int, dy: int) -> EndMark:
+        left, top, right, bottom = self.slot
+        slot = (left + dx, top + dy, right + dx, bottom + dy)
+        return EndMark(self.end, self.x + dx, self.y + dy, self.direction, slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +126,10 @@ class BoardLayout:
     width: int
     height: int
     tile: int  # the long side of the tiles, in pixels
+    corners: int = 0  # how many times the rays turn
+    # Where the centre was laid out, before the drawing moved to the middle: the
+    # rays' corners depend on it (the tests compare layouts by it).
+    origin: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +138,8 @@ class Geometry:
 
     width: int = BOARD_WIDTH
     height: int = BOARD_HEIGHT
-    tile: int = MIN_TILE_LONG
+    tile: int = TILE_MIN
     gap: int = GAP
-    separation: int = SEPARATION
     margin: int = MARGIN
 
     @property
@@ -113,6 +149,11 @@ class Geometry:
     @property
     def pitch(self) -> int:
         return self.tile + self.gap
+
+    @property
+    def separation(self) -> int:
+        """Between different rays: as far as the rows of one ray lie apart, no closer."""
+        return self.pitch - self.short
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +172,9 @@ class _Slot:
     w: int
     h: int
     travel: tuple[int, int]  # which way the ray runs through this slot
+    corner: bool = False  # laid across, joining two rows
+    # Where the slot's row runs (its centre line) and which way: for marks.
+    line: tuple[int, int] = (0, 0)
 
 
 def layout_board(
@@ -148,33 +192,79 @@ def board_layout(
     width: int = BOARD_WIDTH,
     height: int = BOARD_HEIGHT,
     sizes: tuple[int, ...] = TILE_SIZES,
+    lanes: bool = False,
 ) -> BoardLayout:
     """The full layout: tile boxes, the open ends' marks and the rays.
 
-    Tries the tile sizes from the largest, each but the last limited to two
-    rows a ray; the last takes any table the rules allow (with the product's
-    board and sizes: `capacity` says how much a size holds).
+    The largest size at which no ray turns more than once (a short table runs
+    straight at the largest size); else the largest at which the table fits at
+    all. `lanes` (twolane) keeps room for the lanes' labels by the opening.
     """
-    for i, tile in enumerate(sizes):
-        last = i == len(sizes) - 1
-        layout = _layout(table, Geometry(width, height, tile), None if last else ROWS_BEFORE_SHRINK)
-        if layout is not None:
-            return layout
+    opening = table.opening
+    if opening is None:
+        return BoardLayout((), (), {}, None, width, height, sizes[0])
+    center, rays, _ = _rays(table)
+    hub = table.hub is not None
+    fallback = tuple(s for s in FALLBACK_SIZES if s < sizes[-1])
+    for limit, tried in ((ROWS_BEFORE_SHRINK, sizes), (None, sizes), (None, fallback)):
+        found = _largest(tried, width, height, rays, hub, limit, lanes) if tried else None
+        if found is not None:
+            g, place = found
+            return _layout(table, g, center, rays, place, limit, lanes)
     raise ValueError(f"{len(table.placements())} tiles do not fit a {width}x{height} board")
 
 
-def _layout(table: Table, g: Geometry, max_rows: int | None) -> BoardLayout | None:
-    opening = table.opening
-    if opening is None:
-        return BoardLayout((), (), {}, None, g.width, g.height, g.tile)
-    center, rays, offset = _rays(table)
-    hub = table.hub is not None
-    # The centre tile's half-extents across and along the line.
-    half_w, half_h = (g.short // 2, g.short) if hub else (g.short, g.short // 2)
-    cx, cy = g.width // 2, g.height // 2
-    hx = _choose_center_x(g, cx, cy, offset, half_w, half_h, rays, max_rows)
-    if hx is None:
+def _largest(
+    sizes: tuple[int, ...],
+    width: int,
+    height: int,
+    rays: dict[End, list[_RayTile]],
+    hub: bool,
+    limit: int | None,
+    lanes: bool,
+) -> tuple[Geometry, tuple[int, int]] | None:
+    """The largest of `sizes` (largest first) at which the rays fit, and where the centre goes.
+
+    Smaller tiles leave more room, so the sizes are searched by halves; the
+    smallest is tried first, as most tables past the opening need it.
+    """
+
+    def attempt(tile: int) -> tuple[Geometry, tuple[int, int]] | None:
+        g = Geometry(width, height, tile)
+        place = _place(g, rays, hub, limit, lanes)
+        return None if place is None else (g, place)
+
+    best = attempt(sizes[-1])
+    if best is None:
         return None
+    low, high = 0, len(sizes) - 1  # sizes[high] fits; find the smallest index that does
+    while low < high:
+        mid = (low + high) // 2
+        found = attempt(sizes[mid])
+        if found is not None:
+            best, high = found, mid
+        else:
+            low = mid + 1
+    return best
+
+
+def _halves_of_center(g: Geometry, hub: bool) -> tuple[int, int]:
+    """The centre tile's half-extents across (x) and along (y) the picture."""
+    return (g.short // 2, g.short) if hub else (g.short, g.short // 2)
+
+
+def _layout(
+    table: Table,
+    g: Geometry,
+    center: _RayTile,
+    rays: dict[End, list[_RayTile]],
+    place: tuple[int, int],
+    limit: int | None,
+    lanes: bool,
+) -> BoardLayout:
+    hub = table.hub is not None
+    half_w, half_h = _halves_of_center(g, hub)
+    hx, cy = place
     last_seq = table.moves
     center_box = TileBox(
         placed=center.placed,
@@ -193,8 +283,10 @@ def _layout(table: Table, g: Geometry, max_rows: int | None) -> BoardLayout | No
     marks = []
     by_ray: dict[End, tuple[TileBox, ...]] = {}
     open_ends = {end for end, _ in table.ends}
+    corners = 0
     for end, tiles in rays.items():
-        slots = _slots(g, end, hx, cy, half_w, half_h, len(tiles) + 1, max_rows)
+        slots = _slots(g, end, hx, cy, half_w, half_h, len(tiles) + 1, limit)
+        corners += sum(1 for s in slots[: len(tiles)] if s.corner)
         ray_boxes = []
         for tile, slot in zip(tiles, slots, strict=False):
             first, second = _halves(tile, slot)
@@ -217,18 +309,48 @@ def _layout(table: Table, g: Geometry, max_rows: int | None) -> BoardLayout | No
         by_ray[end] = tuple(ray_boxes)
         if end in open_ends:
             marks.append(_mark(end, slots[len(tiles)], g))
+    # Crop to the content: the drawing goes to the middle of the board.
+    dx, dy = _centring(g, boxes, marks, center_box if lanes else None)
+    boxes = [b.moved(dx, dy) for b in boxes]
+    marks = [m.moved(dx, dy) for m in marks]
+    by_ray = {end: tuple(b.moved(dx, dy) for b in ray) for end, ray in by_ray.items()}
     # Stable order: the table's own order (opening, then W, E, N, S arms).
     order = {p.tile: i for i, p in enumerate(table.placements())}
     boxes.sort(key=lambda b: order[b.placed.tile])
-    return BoardLayout(tuple(boxes), tuple(marks), by_ray, center_box, g.width, g.height, g.tile)
+    moved_center = center_box.moved(dx, dy)
+    return BoardLayout(
+        tuple(boxes), tuple(marks), by_ray, moved_center, g.width, g.height, g.tile, corners, place
+    )
 
 
-def capacity(end: End, geometry: Geometry, hub: bool, center_x: int | None = None) -> int:
-    """How many tiles the ray towards `end` holds (the last slot stays free for its mark)."""
+def mark_radius(tile: int) -> int:
+    """Half the end marks' diameter (the board draws them `round(0.4 * tile)` wide)."""
+    return round(tile * 0.4) // 2
+
+
+def _centring(
+    g: Geometry, boxes: list[TileBox], marks: list[EndMark], lanes_at: TileBox | None
+) -> tuple[int, int]:
+    """How far to move the drawing so that it sits in the middle of the board."""
+    r = mark_radius(g.tile)
+    lefts = [b.x for b in boxes] + [m.x - r for m in marks]
+    tops = [b.y for b in boxes] + [m.y - r for m in marks]
+    rights = [b.x + b.w for b in boxes] + [m.x + r for m in marks]
+    bottoms = [b.y + b.h for b in boxes] + [m.y + r for m in marks]
+    if lanes_at is not None:  # the lanes' labels, above and below the opening
+        tops.append(lanes_at.y - LANE_TAB)
+        bottoms.append(lanes_at.y + lanes_at.h + LANE_TAB)
+    dx = (g.width - min(lefts) - max(rights)) // 2
+    dy = (g.height - min(tops) - max(bottoms)) // 2
+    return dx, dy
+
+
+def capacity(end: End, geometry: Geometry, hub: bool, center: tuple[int, int]) -> int:
+    """How many tiles the ray towards `end` holds with the centre at `center`
+    (the last slot stays free for its mark)."""
     g = geometry
-    half_w, half_h = (g.short // 2, g.short) if hub else (g.short, g.short // 2)
-    hx = g.width // 2 if center_x is None else center_x
-    return _room(g, end, hx, g.height // 2, half_w, half_h, None) - 1
+    half_w, half_h = _halves_of_center(g, hub)
+    return _room(g, end, center[0], center[1], half_w, half_h, None) - 1
 
 
 def _rays(table: Table) -> tuple[_RayTile, dict[End, list[_RayTile]], int]:
@@ -266,40 +388,82 @@ def _rays(table: Table) -> tuple[_RayTile, dict[End, list[_RayTile]], int]:
     return center, rays, c - middle
 
 
-def _choose_center_x(
+def _place(
     g: Geometry,
-    cx: int,
-    cy: int,
-    steps: int,
-    half_w: int,
-    half_h: int,
     rays: dict[End, list[_RayTile]],
-    max_rows: int | None,
-) -> int | None:
-    """Where the centre goes: everything must fit, with as few corners as can be.
+    hub: bool,
+    limit: int | None,
+    lanes: bool,
+) -> tuple[int, int] | None:
+    """Where the centre goes for every ray to fit in at most `limit` rows, with
+    as few rows in all as can be (ties: nearest the middle). None: nowhere.
 
-    The places tried run from where the hub would lie if the line ran straight
-    from the opening in the middle, towards the middle itself; the first with
-    the fewest rows wins, so the opening stays in the middle unless moving the
-    whole board saves a corner. None: nothing fits (a smaller size will).
+    A ray's room along its first row depends on one coordinate of the centre and
+    its room across on the other, so each ray's needs are worked out once per
+    coordinate and the places are then only compared.
     """
-    candidates = [cx]
-    if steps:
-        sign = 1 if steps > 0 else -1
-        desired = cx + sign * (g.short + g.gap + (abs(steps) - 1) * g.pitch + half_w)
-        candidates = [*range(desired, cx, -sign * g.pitch), cx]
-    best: tuple[int, int] | None = None
-    for hx in candidates:
-        rows = 0
-        for end, tiles in rays.items():
-            needed = _rows_needed(_frame(g, end, hx, cy, half_w, half_h, max_rows), len(tiles) + 1)
-            if needed is None:
-                break
-            rows += needed
-        else:
-            if best is None or rows < best[0]:
-                best = (rows, hx)
-    return None if best is None else best[1]
+    half_w, half_h = _halves_of_center(g, hub)
+    step = max(1, g.pitch // 2)
+    m = g.margin
+    xs = range(m + half_w, g.width - m - half_w + 1, step)
+    low, high = m + half_h, g.height - m - half_h
+    if lanes:
+        low, high = low + LANE_TAB, high - LANE_TAB
+    ys = range(low, high + 1, step)
+    slots = {end: len(tiles) + 1 for end, tiles in rays.items()}
+
+    long, short, gap, pitch = g.tile, g.short, g.gap, g.pitch
+    most = 10_000 if limit is None else limit
+
+    def need(end: End, start: int, u_room: int) -> int | None:
+        """Rows the ray needs with `u_room` along, as `_slots` lays them (None: too many)."""
+        k_hi = (u_room - start - 2 * gap - long - short) // pitch
+        if k_hi < 0:
+            return None
+        first = k_hi + 1
+        wanted = slots[end]
+        if wanted <= first:
+            return 1
+        k_lo = -((start - short - (start + g.separation)) // pitch)
+        per_row = k_hi - k_lo + 2
+        if k_lo > k_hi or per_row <= 0:
+            return None
+        rows = 1 + -(-(wanted - first) // per_row)
+        return None if rows > most else rows
+
+    def rows_across(v_room: int) -> int:
+        return (v_room - g.short // 2) // g.pitch + 1 if v_room >= g.short // 2 else 0
+
+    lines = []  # (index, west rows, east rows) for each place of the centre's column
+    for i, hx in enumerate(xs):
+        west_rows = need(End.W, half_w, hx - m)
+        east_rows = need(End.E, half_w, g.width - m - hx)
+        if west_rows is not None and east_rows is not None:
+            lines.append((i, west_rows, east_rows))
+    arms = []  # (index, north rows, south rows) for each place of the centre's row
+    for j, cy in enumerate(ys):
+        if End.N not in rays:
+            arms.append((j, 0, 0))
+            continue
+        north_rows = need(End.N, half_h, cy - m)
+        south_rows = need(End.S, half_h, g.height - m - cy)
+        if north_rows is not None and south_rows is not None:
+            arms.append((j, north_rows, south_rows))
+    right = [rows_across(g.width - m - hx) for hx in xs]
+    left = [rows_across(hx - m) for hx in xs]
+    up = [rows_across(cy - m) for cy in ys]
+    down = [rows_across(g.height - m - cy) for cy in ys]
+    off_x = [abs(hx - g.width // 2) for hx in xs]
+    off_y = [abs(cy - g.height // 2) for cy in ys]
+    best: tuple[int, int, int, int] | None = None
+    for i, west, east in lines:
+        for j, north, south in arms:
+            if west > up[j] or east > down[j] or north > right[i] or south > left[i]:
+                continue
+            score = (west + east + north + south, off_x[i] + off_y[j])
+            if best is None or score < best[:2]:
+                best = (*score, i, j)
+    return None if best is None else (xs[best[2]], ys[best[3]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +482,6 @@ def _frame(
 ) -> _Frame:
     tx, ty = _TRAVEL[end]
     ax, ay = _ADVANCE[end]
-    long, short, gap, pitch = g.tile, g.short, g.gap, g.pitch
     start = half_w if tx else half_h
     # Room along u and across v, measured from the centre.
     if tx:
@@ -329,6 +492,13 @@ def _frame(
         v_max = hx - g.margin if ax < 0 else g.width - g.margin - hx
     else:
         v_max = hy - g.margin if ay < 0 else g.height - g.margin - hy
+    return _frame_from_room(g, start, u_max, v_max, max_rows)
+
+
+def _frame_from_room(
+    g: Geometry, start: int, u_max: int, v_max: int, max_rows: int | None
+) -> _Frame:
+    long, short, gap, pitch = g.tile, g.short, g.gap, g.pitch
     u_min = start + g.separation  # later rows keep clear of the neighbouring ray
     # Tile place k spans u = start + gap + k * pitch ... + long. A row's outer
     # end keeps room for the corner (gap + short) within u_max; its inner end,
@@ -343,18 +513,6 @@ def _frame(
     if k_hi < 0:
         rows = 0
     return _Frame(start, k_hi, k_lo, rows)
-
-
-def _rows_needed(f: _Frame, slots: int) -> int | None:
-    """How many rows `slots` slots take in the frame (None: they do not fit)."""
-    first = f.k_hi + 1
-    if f.rows == 0:
-        return None
-    if slots <= first:
-        return 1
-    per_row = f.k_hi - f.k_lo + 2  # a corner, then the row's tiles
-    rows = 1 + -(-(slots - first) // per_row)
-    return rows if rows <= f.rows else None
 
 
 def _room(
@@ -392,7 +550,8 @@ def _slots(
     def u_of(k: int) -> int:  # where tile place k starts along u
         return f.start + gap + k * pitch
 
-    local: list[tuple[int, int, int, int, int]] = []  # u0, v0, du, dv, direction
+    # u0, v0, du, dv, direction (0: a corner), v of the row the slot continues
+    local: list[tuple[int, int, int, int, int, int]] = []
     for row in range(f.rows):
         if len(local) >= wanted:
             break
@@ -401,7 +560,7 @@ def _slots(
             # The corner, across, joining the previous row to this one: past the
             # outer end of an outward row, before the inner end of a row coming back.
             u_corner = u_of(f.k_hi) + long + gap if row % 2 else u_of(f.k_lo) - gap - short
-            local.append((u_corner, v - pitch + gap // 2, short, long, 0))
+            local.append((u_corner, v - pitch + gap // 2, short, long, 0, v - pitch))
         if row == 0:
             ks = range(0, f.k_hi + 1)
         elif row % 2:
@@ -410,16 +569,29 @@ def _slots(
             ks = range(f.k_lo, f.k_hi + 1)
         direction = 1 if row % 2 == 0 else -1
         for k in ks:
-            local.append((u_of(k), v - short // 2, long, short, direction))
+            local.append((u_of(k), v - short // 2, long, short, direction, v))
     slots = []
-    for u0, v0, du, dv, direction in local[:wanted]:
+    for u0, v0, du, dv, direction, v_line in local[:wanted]:
         # Map the local rectangle [u0, u0+du] x [v0, v0+dv] to the picture.
         x1 = hx + tx * u0 + ax * v0
         y1 = hy + ty * u0 + ay * v0
         x2 = hx + tx * (u0 + du) + ax * (v0 + dv)
         y2 = hy + ty * (u0 + du) + ay * (v0 + dv)
         travel = (ax, ay) if direction == 0 else (tx * direction, ty * direction)
-        slots.append(_Slot(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1), travel))
+        # The point on the row's centre line, in the middle of the slot along u.
+        u_mid = u0 + du // 2
+        line = (hx + tx * u_mid + ax * v_line, hy + ty * u_mid + ay * v_line)
+        slots.append(
+            _Slot(
+                min(x1, x2),
+                min(y1, y2),
+                abs(x2 - x1),
+                abs(y2 - y1),
+                travel,
+                corner=direction == 0,
+                line=line,
+            )
+        )
     return slots
 
 
@@ -431,7 +603,15 @@ def _halves(tile: _RayTile, slot: _Slot) -> tuple[int, int]:
 
 
 def _mark(end: End, slot: _Slot, g: Geometry) -> EndMark:
-    """The mark sits on the half of the next free slot that touches the end."""
+    """The mark sits where the next tile goes, on the half that touches the end.
+
+    Before a corner it stays on the line, just past its last tile, and points
+    the way the corner turns: the line visibly ends there and bends.
+    """
+    direction = _DIRECTION[slot.travel]
+    box = (slot.left, slot.top, slot.left + slot.w, slot.top + slot.h)
+    if slot.corner:
+        return EndMark(end, slot.line[0], slot.line[1], direction, box)
     tx, ty = slot.travel
     cx = slot.left + slot.w // 2
     cy = slot.top + slot.h // 2
@@ -440,4 +620,4 @@ def _mark(end: End, slot: _Slot, g: Geometry) -> EndMark:
         cx -= tx * quarter
     else:
         cy -= ty * quarter
-    return EndMark(end, cx, cy)
+    return EndMark(end, cx, cy, direction, box)

@@ -8,11 +8,16 @@ the shapes that are hardest to lay out. The benchmark and the tests use these.
 from __future__ import annotations
 
 import dataclasses
+import io
 import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from PIL import Image
+
+from bot.i18n import Translator, translator
+from bot.render.picture import Picture, encode
 from engine.game import Game, MoveEntry
 from engine.moves import Doubles, Play
 from engine.table import Table
@@ -21,6 +26,7 @@ from engine.variants import ruleset
 from engine.view import RoundSummary, SeatView, view_for
 
 PLAYERS = ("Андрей", "Ирина", "Ольга", "Вадим")
+PHONE_WIDTH = 400  # how wide a phone shows a photo in a chat
 
 # Which ends a full table's builder prefers, in order: the shape of the table.
 SHAPES: dict[str, tuple[End, ...]] = {
@@ -193,13 +199,22 @@ def sample_views() -> dict[str, SeatView]:
     return views
 
 
+def phone(picture: Picture) -> Picture:
+    """The picture as a phone shows it, 400 px wide (scaled as the pip test scales it)."""
+    image = Image.open(io.BytesIO(picture.data))
+    height = round(image.height * PHONE_WIDTH / image.width)
+    small = image.resize((PHONE_WIDTH, height), Image.Resampling.BICUBIC)
+    return encode(small, picture.name)
+
+
 def main(argv: list[str] | None = None) -> int:
     from bot.render import render_board, render_final, render_hand
 
     args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0] if args else "docs/pictures")
+    paths = [a for a in args if not a.startswith("--")]
+    out = Path(paths[0] if paths else "docs/pictures")
     out.mkdir(parents=True, exist_ok=True)
-    tr = russian if "--en" not in args else None
+    tr = catalog("en" if "--en" in args else "ru")
     for name, view in sample_views().items():
         kind = name.rsplit("-", 1)[1]
         render = {
@@ -208,49 +223,21 @@ def main(argv: list[str] | None = None) -> int:
             "hand": render_hand,
             "final": render_final,
         }[kind]
-        picture = render(view, tr) if tr is not None else render(view)
-        path = out / f"{name}.{'jpg' if picture.format == 'jpeg' else picture.format}"
-        path.write_bytes(picture.data)
-        print(f"{path}: {picture.width}x{picture.height}, {len(picture.data) // 1024} KB")
+        picture = render(view, tr)
+        pictures = {name: picture}
+        if kind == "full":  # and as a phone shows it
+            pictures[name.replace("-full", "-phone")] = phone(picture)
+        for file, shown in pictures.items():
+            path = out / f"{file}.{'jpg' if shown.format == 'jpeg' else shown.format}"
+            path.write_bytes(shown.data)
+            print(f"{path}: {shown.width}x{shown.height}, {len(shown.data) // 1024} KB")
     return 0
 
 
-def russian(message: str) -> str:
-    """A small Russian catalogue, so samples look as the product does by default."""
-    return RUSSIAN.get(message, message)
-
-
-RUSSIAN: dict[str, str] = {
-    "Fives": "Пятерное домино",
-    "Muggins": "Пятёрки",
-    "Two-lane dominoes": "Двухполосное домино",
-    "Round {number}": "Раунд {number}",
-    "Target: {points}": "до {points}",
-    "Turn: {name}": "Ходит: {name}",
-    "Boneyard: {count}": "Базар: {count}",
-    "Tiles": "Кости",
-    "Points": "Очки",
-    "Penalties": "Штраф",
-    "Ends: {sum}": "Концы: {sum}",
-    "Ends count once all four arms are taken": "Концы считаются, когда заняты все четыре луча",
-    "Lane {arrow}": "Полоса {arrow}",
-    "drew a tile": "взял из базара",
-    "passed": "пропустил ход",
-    "Game over": "Игра окончена",
-    "Round {number} is over": "Раунд {number} окончен",
-    "{name} went out": "Вышел: {name}",
-    "Blocked": "Рыба",
-    "Winner: {names}": "Победитель: {names}",
-    "Player {number}": "Игрок {number}",
-    "Your tiles": "Ваши кости",
-    "Your turn": "Ваш ход",
-    "No tile fits: draw": "Ходить нечем: берите из базара",
-    "No tile fits: pass": "Ходить нечем: пропускайте",
-    "Standings": "Таблица",
-    "Record: {points}": "Запись: {points}",
-    "Lost": "Проигрыш",
-    "Rounds played: {count}": "Сыграно раундов: {count}",
-}
+def catalog(lang: str = "ru") -> Translator:
+    """The product's catalogue for `lang` (Russian by default, as the product), with
+    its plural forms: the samples look as the product does."""
+    return translator(lang)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from bot.render import theme
 from engine.tiles import End
 
 SUPER = 4  # drawing scale before the downscale
+PIP_RADIUS = 0.11  # of the tile's short side
+PIP_GRID = (0.2, 0.5, 0.8)  # pip centres across and along a half, of its side
 
 # Pip places in a half, as (column, row) on a 3x3 grid, for a tile standing upright.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -28,13 +30,44 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
+# A part of a sprite: where it lies in the sprite, its colours, and its coverage
+# (None: fully opaque, pasted as it is).
+Piece = tuple[int, int, Image.Image, Image.Image | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Sprite:
     image: Image.Image  # RGBA
     pad: int  # the tile's top-left corner lies `pad` pixels inside the image
+    # The same picture cut into an opaque core and the soft rim around it: blending
+    # costs per pixel, and a tile's face is most of it (a board pastes 28).
+    pieces: tuple[Piece, ...] = ()
 
     def paste(self, canvas: Image.Image, x: int, y: int) -> None:
-        canvas.paste(self.image, (x - self.pad, y - self.pad), self.image)
+        left, top = x - self.pad, y - self.pad
+        if not self.pieces:
+            canvas.paste(self.image, (left, top), self.image)
+            return
+        for dx, dy, colours, coverage in self.pieces:
+            canvas.paste(colours, (left + dx, top + dy), coverage)
+
+
+def _pieces(image: Image.Image, core: tuple[int, int, int, int]) -> tuple[Piece, ...]:
+    """`image` as its opaque `core` (left, top, right, bottom) and four rim strips."""
+    width, height = image.size
+    left, top, right, bottom = core
+    rgb, alpha = image.convert("RGB"), image.getchannel("A")
+    strips = [
+        (0, 0, width, top),
+        (0, bottom, width, height),
+        (0, top, left, bottom),
+        (right, top, width, bottom),
+    ]
+    pieces: list[Piece] = [(left, top, rgb.crop(core), None)]
+    for box in strips:
+        if box[2] > box[0] and box[3] > box[1]:
+            pieces.append((box[0], box[1], rgb.crop(box), alpha.crop(box)))
+    return tuple(pieces)
 
 
 # Bounded: a board needs at most 7 x 7 x 2 pictures per size (and the hand's), but a
@@ -64,14 +97,16 @@ def tile(
     image.alpha_composite(_face(first, second, vertical, long, pad, hub))
     if dim:
         image = _dimmed(image)
-    return Sprite(image, pad)
+    # Between the rounded corners, a little in from the edge, the face is opaque.
+    core = (pad + radius + 2, pad + 3, pad + w - radius - 2, pad + h - 3)
+    return Sprite(image, pad, _pieces(image, core))
 
 
 @lru_cache(maxsize=64)
 def glow(w: int, h: int, color: theme.RGB) -> Sprite:
     """A soft halo around a `w` x `h` tile: the latest move, a playable tile."""
     long = max(w, h)
-    pad = _pad(long)
+    pad = _glow_pad(long)
     size = (w + 2 * pad, h + 2 * pad)
     box = (pad, pad, pad + w - 1, pad + h - 1)
     radius = round(long * 0.09)
@@ -81,7 +116,12 @@ def glow(w: int, h: int, color: theme.RGB) -> Sprite:
 
 
 def _pad(long: int) -> int:
-    return max(6, long // 8)
+    """Room around a tile for its shadow and the hub's ring: every pasted pixel costs."""
+    return max(6, min(9, long // 8))
+
+
+def _glow_pad(long: int) -> int:
+    return max(6, min(13, long // 8))
 
 
 def _soft(
@@ -126,8 +166,10 @@ def _face(first: int, second: int, vertical: bool, long: int, pad: int, hub: boo
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     draw.ellipse((cx - pin, cy - pin, cx + pin, cy + pin), fill=(*theme.BRASS, 255))
     half = short * s
-    pip = round(short * 0.098 * s)
-    grid = (0.25, 0.5, 0.75)
+    # Pips a fifth of the tile's width, spread wide enough that a six's rows
+    # stay apart when a phone shows the board 400 px wide.
+    pip = round(short * PIP_RADIUS * s)
+    grid = PIP_GRID
     for number, value in enumerate((first, second)):
         hx = x0 + (0 if vertical else number * half)
         hy = y0 + (number * half if vertical else 0)

@@ -13,6 +13,8 @@ from bot.render.layout import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
     MIN_TILE_LONG,
+    TILE_MAX,
+    TILE_MIN,
     TILE_SIZES,
     BoardLayout,
     Geometry,
@@ -21,6 +23,7 @@ from bot.render.layout import (
     _slots,
     board_layout,
     capacity,
+    mark_radius,
 )
 from bot.render.samples import SHAPES, full_table, play
 from engine.moves import Doubles, Play
@@ -32,19 +35,20 @@ VARIANTS = ("fives", "muggins", "twolane")
 FULL_SET = len(ALL_TILES)
 
 
-def check_layout(table: Table) -> BoardLayout:
+def check_layout(table: Table, lanes: bool = False) -> BoardLayout:
     """The invariants every layout keeps; returns the layout for further checks."""
-    layout = board_layout(table)
+    layout = board_layout(table, lanes=lanes)
     boxes = layout.boxes
     placements = table.placements()
     # One box per table tile, in the table's order, each tile exactly once.
     assert [b.placed for b in boxes] == placements
     assert len({b.placed.tile for b in boxes}) == len(boxes)
+    assert TILE_MIN <= layout.tile <= TILE_MAX
     for b in boxes:
         # Inside the board (the panel lies below it), never below the readable size.
         assert b.x >= 0 and b.x + b.w <= BOARD_WIDTH, b
         assert b.y >= 0 and b.y + b.h <= BOARD_HEIGHT, b
-        assert min(b.w, b.h) * 2 == max(b.w, b.h) >= MIN_TILE_LONG, b
+        assert min(b.w, b.h) * 2 == max(b.w, b.h) == layout.tile >= MIN_TILE_LONG, b
     # No two tiles overlap (boxes are half-open rectangles).
     ordered = sorted(boxes, key=lambda b: b.x)
     for i, a in enumerate(ordered):
@@ -54,11 +58,125 @@ def check_layout(table: Table) -> BoardLayout:
             assert a.y + a.h <= b.y or b.y + b.h <= a.y, (a, b)
     # The marks: one per open end, on free felt, inside the board.
     assert sorted(m.end for m in layout.marks) == sorted(end for end, _ in table.ends)
+    r = mark_radius(layout.tile)
     for m in layout.marks:
-        assert 0 <= m.x < BOARD_WIDTH and 0 <= m.y < BOARD_HEIGHT
+        assert r <= m.x <= BOARD_WIDTH - r and r <= m.y <= BOARD_HEIGHT - r, m
         for b in boxes:
-            assert not (b.x <= m.x < b.x + b.w and b.y <= m.y < b.y + b.h), (m, b)
+            assert _distance((m.x, m.y, m.x, m.y), b.box) >= r - 1, (m, b)
+    check_lines(layout)
+    check_marks(layout)
     return layout
+
+
+# -- folded arms read as one line ---------------------------------------------------
+
+Box = tuple[int, int, int, int]
+
+
+def _distance(a: Box, b: Box) -> float:
+    """The shortest distance between two rectangles (0 if they touch or overlap)."""
+    dx = max(0, a[0] - b[2], b[0] - a[2])
+    dy = max(0, a[1] - b[3], b[1] - a[3])
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def _touch(a: Box, b: Box, tile: int) -> bool:
+    """Whether `b` lies against a side of `a`: a gap of at most GAP and a real overlap
+    along that side (at least a quarter tile: a corner overlaps half a short side)."""
+    gap_x = max(a[0] - b[2], b[0] - a[2])
+    gap_y = max(a[1] - b[3], b[1] - a[3])
+    overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+    overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+    side = tile // 4 - 1
+    return (0 <= gap_x <= 2 and overlap_y >= side) or (0 <= gap_y <= 2 and overlap_x >= side)
+
+
+def _line_of(box: TileBox) -> tuple[bool, int]:
+    """Which way a tile lies, and the centre line it lies on."""
+    return (box.vertical, box.x + box.w // 2 if box.vertical else box.y + box.h // 2)
+
+
+def _runs(ray: tuple[TileBox, ...]) -> list[list[TileBox]]:
+    """The ray's straight stretches: consecutive tiles lying along one line."""
+    runs: list[list[TileBox]] = []
+    for box in ray:
+        if runs and _line_of(runs[-1][-1]) == _line_of(box):
+            runs[-1].append(box)
+        else:
+            runs.append([box])
+    return runs
+
+
+def check_lines(layout: BoardLayout) -> None:
+    """Each ray is one unbroken line, and no two rays can be taken for one.
+
+    - every tile lies against the one before it (the first against the centre):
+      no tile, the end one least of all, drops out of its line;
+    - tiles of different rays keep at least the distance between the folded
+      rows of one ray (only the first tiles meet, at the centre);
+    - a ray's straight stretch never runs beside another ray's: two parallel
+      stretches of different rays never lie side by side.
+    """
+    center = layout.center
+    if center is None:
+        return
+    separation = Geometry(tile=layout.tile).separation
+    for end, ray in layout.rays.items():
+        for before, box in zip((center, *ray), ray, strict=False):
+            assert _touch(before.box, box.box, layout.tile), (end, before, box)
+    rays = list(layout.rays.items())
+    for i, (end_a, ray_a) in enumerate(rays):
+        for end_b, ray_b in rays[i + 1 :]:
+            for a in ray_a:
+                for b in ray_b:
+                    if a is ray_a[0] and b is ray_b[0]:
+                        continue
+                    assert _distance(a.box, b.box) >= separation, (end_a, a, end_b, b)
+            for run_a in _runs(ray_a):
+                for run_b in _runs(ray_b):
+                    if len(run_a) < 2 or len(run_b) < 2 or run_a[0].vertical != run_b[0].vertical:
+                        continue
+                    axis = 1 if run_a[0].vertical else 0
+                    lo_a = min(b.box[axis] for b in run_a)
+                    hi_a = max(b.box[axis + 2] for b in run_a)
+                    lo_b = min(b.box[axis] for b in run_b)
+                    hi_b = max(b.box[axis + 2] for b in run_b)
+                    assert hi_a <= lo_b or hi_b <= lo_a, (end_a, run_a, end_b, run_b)
+
+
+ARROW = {End.W: (-1, 0), End.E: (1, 0), End.N: (0, -1), End.S: (0, 1)}
+
+
+def check_marks(layout: BoardLayout) -> None:
+    """The end mark sits at the ray's real open end and points the way the next tile goes.
+
+    The mark's slot (where the next tile goes at this size) is free and lies
+    against the end tile; the arrow runs along the slot's long side, away from the
+    end tile; and the mark itself is right by the end tile.
+    """
+    center = layout.center
+    for mark in layout.marks:
+        assert center is not None
+        ray = layout.rays.get(mark.end, ())
+        end_tile = ray[-1] if ray else center
+        slot = mark.slot
+        for b in layout.boxes:
+            assert not _overlap(slot, b.box), (mark, b)
+        assert _touch(end_tile.box, slot, layout.tile), (mark, end_tile)
+        dx, dy = ARROW[mark.direction]
+        w, h = slot[2] - slot[0], slot[3] - slot[1]
+        assert (dx != 0) == (w > h), mark  # along the next tile's long side
+        # Away from the end tile: the slot's far end lies beyond the end tile that way.
+        if dx:
+            beyond = slot[2] > end_tile.box[2] if dx > 0 else slot[0] < end_tile.box[0]
+        else:
+            beyond = slot[3] > end_tile.box[3] if dy > 0 else slot[1] < end_tile.box[1]
+        assert beyond, (mark, end_tile)
+        assert _distance((mark.x, mark.y, mark.x, mark.y), end_tile.box) <= layout.tile // 2
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def check_pips(table: Table, layout: BoardLayout) -> None:
@@ -92,14 +210,21 @@ def _far(box: TileBox, previous: TileBox) -> int:
     return box.second if near == box.first and box.first != box.second else box.first
 
 
-def test_the_smallest_size_holds_a_whole_set_in_any_ray() -> None:
-    """The guarantee: 27 tiles and the end's mark fit every ray, centre in the middle."""
-    g = Geometry(tile=TILE_SIZES[-1])
-    assert TILE_SIZES[-1] == MIN_TILE_LONG
+def test_the_smallest_size_holds_a_whole_set_in_one_ray() -> None:
+    """27 tiles and the end's mark fit any ray at the smallest size, the centre
+    placed towards the opposite corner (as the layout places it for one long arm)."""
+    g = Geometry(tile=TILE_MIN)
+    assert TILE_SIZES[-1] == TILE_MIN == MIN_TILE_LONG
+    corner = {  # the far corner from where each ray snakes
+        End.W: (BOARD_WIDTH - 3 * g.tile, BOARD_HEIGHT - 2 * g.tile),
+        End.E: (3 * g.tile, 2 * g.tile),
+        End.N: (2 * g.tile, BOARD_HEIGHT - 3 * g.tile),
+        End.S: (BOARD_WIDTH - 2 * g.tile, 3 * g.tile),
+    }
     for end in End:
-        assert capacity(end, g, hub=True) >= FULL_SET, end
+        assert capacity(end, g, hub=True, center=corner[end]) >= FULL_SET, end
     for end in (End.W, End.E):
-        assert capacity(end, g, hub=False) >= FULL_SET, end
+        assert capacity(end, g, hub=False, center=corner[end]) >= FULL_SET, end
 
 
 def test_room_counts_the_slots() -> None:
@@ -128,7 +253,7 @@ FULL_TABLES = [
 def test_full_tables_fit(variant: str, shape: str, seed: int) -> None:
     table = full_table(variant, shape, seed)
     assert len(table.placements()) == FULL_SET
-    layout = check_layout(table)
+    layout = check_layout(table, lanes=variant == "twolane")
     check_pips(table, layout)
 
 
@@ -191,21 +316,53 @@ def test_empty_table_has_no_boxes() -> None:
     assert layout_board(Table()) == []
 
 
-def test_a_short_game_keeps_the_opening_in_the_middle() -> None:
+def test_a_short_game_is_drawn_large_in_the_middle() -> None:
+    """The board fits its content: a short line at the largest size, centred."""
     table = Table()
     table.open_with(Tile.of(6, 4), 6)
     table.attach(Tile.of(4, 2), End.E)
-    layout = board_layout(table)
-    assert layout.tile == TILE_SIZES[0]
-    opening = layout.boxes[0]
-    assert opening.x + opening.w // 2 == BOARD_WIDTH // 2
-    assert not opening.vertical
+    layout = check_layout(table)
+    assert layout.tile == TILE_MAX and layout.corners == 0
+    r = mark_radius(layout.tile)
+    left = min([b.x for b in layout.boxes] + [m.x - r for m in layout.marks])
+    right = max([b.x + b.w for b in layout.boxes] + [m.x + r for m in layout.marks])
+    tops = [b.y for b in layout.boxes]
+    bottoms = [b.y + b.h for b in layout.boxes]
+    assert abs((left + right) - BOARD_WIDTH) <= 1
+    assert abs((min(tops) + max(bottoms)) - BOARD_HEIGHT) <= 1
+    assert all(not b.vertical for b in layout.boxes)
+
+
+def test_a_growing_table_shrinks_its_tiles_before_it_folds_twice() -> None:
+    """Tiles get smaller as the line grows; no ray turns twice above the smallest size."""
+    game = play("muggins", seed=5, moves=0)
+    rng = random.Random(5)
+    sizes = []
+    while game.round.number == 1 and not game.over:
+        layout = check_layout(game.round.table)
+        sizes.append(layout.tile)
+        if layout.tile > TILE_MIN:
+            for ray in layout.rays.values():
+                assert len(_runs(ray)) <= 3  # a row, a corner, a row
+        legal = game.legal_moves()
+        plays = [m for m in legal if isinstance(m, Play | Doubles)]
+        game.push(rng.choice(plays or list(legal)))
+    assert sizes[0] == TILE_MAX and min(sizes) < TILE_MAX
+
+
+def _relative(layout: BoardLayout) -> dict[Tile, tuple[int, int, int, int]]:
+    """Each tile's box relative to the centre tile (the drawing moves as a whole)."""
+    assert layout.center is not None
+    cx, cy = layout.center.x, layout.center.y
+    return {b.placed.tile: (b.x - cx, b.y - cy, b.w, b.h) for b in layout.boxes}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_tiles_stay_put_while_the_centre_and_size_do(variant: str) -> None:
-    """A new tile never moves the others, unless the size or the centre changes."""
-    moves = 0
+    """A new tile never moves the others (but for the whole drawing moving to stay
+    in the middle), unless the size or the centre's place changes; and it goes
+    where its end's mark showed."""
+    moves = landed = 0
     for seed in range(6):
         game = play(variant, seed=seed, moves=0)
         rng = random.Random(seed)
@@ -213,19 +370,94 @@ def test_tiles_stay_put_while_the_centre_and_size_do(variant: str) -> None:
         while not game.over and game.round.number == 1:
             legal = game.legal_moves()
             plays = [m for m in legal if isinstance(m, Play | Doubles)]
-            game.push(rng.choice(plays or list(legal)))
+            move = rng.choice(plays or list(legal))
+            game.push(move)
             if game.round.number != 1:
                 break
             after = board_layout(game.round.table)
             if before.center is not None and after.center is not None:
-                same = after.tile == before.tile and after.center.box == before.center.box
-                old = {b.placed.tile: b.box for b in before.boxes}
-                new = {b.placed.tile: b.box for b in after.boxes}
-                if same and after.center.placed == before.center.placed:
-                    assert all(new[t] == box for t, box in old.items())
+                old, new = _relative(before), _relative(after)
+                same = after.tile == before.tile and after.center.placed == before.center.placed
+                same_origin = after.origin == before.origin
+                if same and all(new[t] == box for t, box in old.items() if t in new):
                     moves += 1
+                    if isinstance(move, Play) and move.end is not None and same_origin:
+                        landed += _check_landing(before, after, move)
             before = after
-    assert moves > 20
+    assert moves > 20 and landed > 10
+
+
+def _check_landing(before: BoardLayout, after: BoardLayout, move: Play) -> int:
+    """The tile played at an end lies where that end's mark said the next tile goes."""
+    mark = next((m for m in before.marks if m.end is move.end), None)
+    assert mark is not None and before.center is not None and after.center is not None
+    dx = after.center.x - before.center.x
+    dy = after.center.y - before.center.y
+    box = next(b for b in after.boxes if b.placed.tile == move.tile)
+    left, top, right, bottom = mark.slot
+    assert box.box == (left + dx, top + dy, right + dx, bottom + dy), (mark, box)
+    return 1
+
+
+FOLDED = [
+    ("twolane", "east"),
+    ("twolane", "random"),
+    ("fives", "cross"),
+    ("fives", "north"),
+    ("muggins", "west"),
+    ("muggins", "south"),
+]
+
+
+def _folded_layouts() -> list[BoardLayout]:
+    layouts = []
+    for seed in range(6):
+        for variant, shape in FOLDED:
+            layouts.append(check_layout(full_table(variant, shape, seed), variant == "twolane"))
+    return layouts
+
+
+def test_an_end_in_a_row_running_back_points_back() -> None:
+    """A line that turned and runs back: its mark points back too, past its last tile."""
+    back = 0
+    for layout in _folded_layouts():
+        for mark in layout.marks:
+            ray = layout.rays.get(mark.end, ())
+            if len(ray) < 2 or _line_of(ray[-1]) != _line_of(ray[-2]):
+                continue
+            last, previous = ray[-1], ray[-2]
+            if last.vertical:
+                way = End.S if last.y > previous.y else End.N
+            else:
+                way = End.E if last.x > previous.x else End.W
+            slot_w = mark.slot[2] - mark.slot[0]
+            slot_h = mark.slot[3] - mark.slot[1]
+            if (slot_w > slot_h) == (not last.vertical):  # the row goes on
+                assert mark.direction is way, (mark, last)
+                back += way is not mark.end
+    assert back >= 2  # ends whose rows run against the end's own name
+
+
+def test_before_a_corner_the_mark_stays_on_the_line_and_turns() -> None:
+    """Right before a corner the arrow points the way the corner tile goes, and the
+    mark sits on the line of the last row, just past its last tile."""
+    turns = 0
+    for layout in _folded_layouts():
+        for mark in layout.marks:
+            ray = layout.rays.get(mark.end, ())
+            if len(ray) < 2 or _line_of(ray[-1]) != _line_of(ray[-2]):
+                continue  # only ends of a straight row
+            last = ray[-1]
+            slot_w = mark.slot[2] - mark.slot[0]
+            slot_h = mark.slot[3] - mark.slot[1]
+            if (slot_w > slot_h) == (last.w > last.h):
+                continue  # the row goes on
+            turns += 1
+            vertical_arrow = mark.direction in (End.N, End.S)
+            assert vertical_arrow == (not last.vertical), (mark, last)
+            line = _line_of(last)[1]
+            assert (mark.x if last.vertical else mark.y) == line, (mark, last)
+    assert turns >= 3
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -244,7 +476,8 @@ def test_every_move_of_random_games(variant: str, players: int, seed: int) -> No
     for _ in range(400):
         if game.over:
             break
-        check_pips(game.round.table, check_layout(game.round.table))
+        table = game.round.table
+        check_pips(table, check_layout(table, lanes=variant == "twolane"))
         legal = game.legal_moves()
         plays = [m for m in legal if isinstance(m, Play | Doubles)]
         game.push(rng.choice(plays or list(legal)))
@@ -264,7 +497,7 @@ def test_random_full_tables_and_their_beginnings(
     if variant == "twolane" and shape in ("north", "south"):
         shape = "random"
     table = full_table(variant, shape, seed)
-    check_pips(table, check_layout(table))
+    check_pips(table, check_layout(table, lanes=variant == "twolane"))
     check_pips(*_prefix(variant, table, cut))
 
 
@@ -284,4 +517,4 @@ def _prefix(variant: str, table: Table, moves: int) -> tuple[Table, BoardLayout]
             break
         partial.attach(p.tile, end)
         rules.claim_hub(partial, end)
-    return partial, check_layout(partial)
+    return partial, check_layout(partial, lanes=variant == "twolane")
