@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from engine.errors import DominoError, RecordError
@@ -12,6 +13,9 @@ from engine.variants import VARIANTS
 
 RECORD_FIELDS = {"variant", "players", "target", "rounds"}
 ROUND_FIELDS = {"starter", "hands", "boneyard", "moves"}
+# Shown as nothing, though neither spaces nor format characters (the bot cleans names
+# with the same list).
+_BLANK = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -55,7 +59,7 @@ def _empty_game(record: dict[str, Any]) -> Game:
     if (
         not isinstance(players, list)
         or not 2 <= len(players) <= 4
-        or not all(isinstance(p, str) and p.strip() for p in players)
+        or not all(isinstance(p, str) and _visible(p) for p in players)
     ):
         raise RecordError("players: must be a list of 2 to 4 non-empty names")
     target = record.get("target")
@@ -121,6 +125,15 @@ def _tiles(items: Any, place: str) -> list[Tile]:
         except DominoError as exc:
             raise RecordError(f"{place}: {exc.message}") from None
     return tiles
+
+
+def _visible(name: str) -> bool:
+    """A name with a character that shows: not only spaces, controls, format characters
+    (zero-width space, ...) or fillers."""
+    return any(
+        not char.isspace() and char not in _BLANK and unicodedata.category(char) not in ("Cc", "Cf")
+        for char in name
+    )
 
 
 def _padded(text: str) -> bool:

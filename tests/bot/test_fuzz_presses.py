@@ -1,0 +1,71 @@
+"""Hypothesis-chosen button presses through the real handlers, checked after every one.
+
+The data: random strings and bytes, the buttons the bot shows anywhere (another game's,
+another chat's, another player's), those with a field changed (an old version, another
+game, a chat, an empty or oversized field, padding), hand and group data made up from the
+games' own ids, and the seat to act's own buttons now and then. The message: the group
+boards, the lobbies, each player's hand message, another private message, or a new message
+of the bot's own carrying the data (as a stale button would), in a group or a private chat.
+
+After each press (`tests.bot.hostile`): it was answered; the engine's invariants hold; only
+a legal move of the seat to act, by its player, changed a game (or "My tiles" his seat's
+requests); and no message the bot sent or edited shows a hand to anyone but its owner.
+`bench/hardening.py` runs the same with many more presses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+
+from tests.bot.conftest import Harness
+from tests.bot.hostile import SOURCES, TAPES, FuzzWorld, RandomChooser, TapeChooser
+
+# One world (three groups, two games and a lobby) serves every case of a test: the cases
+# go on from where the last one left the games, which is what makes a long fuzz cheap.
+FUZZ = settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@pytest.fixture
+async def world(h: Harness) -> AsyncIterator[FuzzWorld]:
+    found = await FuzzWorld.build(h)
+    try:
+        yield found
+        # What the bot sent after the last press is looked at too, once all is quiet.
+        problems = await found.finish()
+        assert not problems, [str(p) for p in problems]
+    finally:
+        found.close()
+
+
+@FUZZ
+@given(chooser=TAPES)
+async def test_no_press_changes_more_than_its_seat_may_or_shows_a_hand(
+    world: FuzzWorld, chooser: TapeChooser
+) -> None:
+    scene = await world.scene()
+    press = world.choose(scene, chooser)
+    note(str(press))
+    answer, problems = await world.press(press)
+    assert not problems, (answer, [str(p) for p in problems])
+
+
+async def test_the_fuzz_presses_everything_and_plays(world: FuzzWorld) -> None:
+    """The fuzz's cases reach what they are meant to: data of every source, and moves made
+    by the seat to act's own presses (so that the judge sees the games change)."""
+    chooser = RandomChooser(random.Random(11))
+    versions = [g.version for g in await world.read_all()]
+    for _ in range(60):
+        answer, problems = await world.press(world.choose(await world.scene(), chooser))
+        assert not problems, (answer, [str(p) for p in problems])
+    assert set(world.sources) == set(SOURCES)
+    moved = [g.version for g in await world.read_all()]
+    assert moved[:2] != versions[:2], (versions, moved)
+    assert world.watch.looked_at > 0
