@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # A bot token is "<numeric bot id>:<35 or so url-safe characters>".
@@ -25,6 +25,15 @@ class Settings(BaseSettings):
     telegram_api_url: str = "https://api.telegram.org"
     default_language: Language = "ru"
     turn_seconds: int = Field(default=90, ge=15, le=3600)
+    # The lobby's "no clock" option, for friends who play across a day: no time per move;
+    # the player to act is reminded once after the first pause, and the game ends after
+    # the second one without a move (well before a week, when an untouched game expires).
+    no_clock_reminder_hours: float = Field(default=4, gt=0, le=6 * 24)
+    no_clock_end_hours: float = Field(default=24, gt=0, le=6 * 24)
+    # A lobby nobody touched this long is closed; after the shorter pause, /newgame by
+    # anyone takes it over.
+    lobby_idle_seconds: float = Field(default=1800, gt=0, le=7 * 24 * 3600)
+    lobby_takeover_seconds: float = Field(default=300, ge=0, le=7 * 24 * 3600)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["text", "json"] = "text"  # json: one JSON object per line
     # Pauses and pacing; tests shorten them.
@@ -72,6 +81,14 @@ class Settings(BaseSettings):
         if not WEBHOOK_SECRET_SHAPE.fullmatch(value.get_secret_value()):
             # Never echo the value: it is a secret.
             raise ValueError("must be 1-256 characters, each A-Z, a-z, 0-9, _ or -")
+        return value
+
+    @field_validator("no_clock_end_hours")
+    @classmethod
+    def _end_after_reminder(cls, value: float, info: ValidationInfo) -> float:
+        reminder = info.data.get("no_clock_reminder_hours")
+        if reminder is not None and value <= reminder:
+            raise ValueError("must be longer than NO_CLOCK_REMINDER_HOURS")
         return value
 
     @field_validator("telegram_api_url")

@@ -23,10 +23,11 @@ from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
+from bot.render.words import localized_name
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
-from bot.telegram import api, keyboards, texts
+from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.budget import Priority, Ticket
 from engine import Game, SeatView, view_for
@@ -69,6 +70,8 @@ class GroupConverger:
         # Told when a group's game moved to a new chat id (a supergroup), so that the
         # new chat is brought in line.
         self.on_moved: Callable[[int, list[int | None]], None] | None = None
+        # Told when the final table is posted: the hands' last edit links to it.
+        self.on_final: Callable[[int, int | None], None] | None = None
 
     async def run(self, chat_id: int, thread_id: int | None) -> float | None:
         """Make the calls the group needs now; when to look again (None: nothing left).
@@ -189,6 +192,8 @@ class GroupConverger:
             return now + max(result.retry_after, 0.1), recorded
         if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
             return now + BACKOFF.after(max(failures, 1)), recorded
+        if result.ok and step.call is GroupCall.FINAL and self.on_final is not None:
+            self.on_final(match.chat_id, match.thread_id)
         if result.outcome is Outcome.FORBIDDEN:
             log.info("cannot write to chat %s: its game is abandoned", match.chat_id)
             await self.service.abandon(match.chat_id, match.thread_id, match.id)
@@ -212,7 +217,7 @@ class GroupConverger:
             return await api.send_text(
                 self.bot,
                 match.chat_id,
-                texts.lobby_text(match, tr),
+                texts.lobby_text(match, tr, self._clock_note(match, tr)),
                 thread_id=match.thread_id,
                 markup=keyboards.lobby(match, tr, self.bot.username),
                 priority=ticket,
@@ -224,7 +229,7 @@ class GroupConverger:
                 self.bot,
                 match.chat_id,
                 shown.lobby_message_id,
-                texts.lobby_text(match, tr),
+                texts.lobby_text(match, tr, self._clock_note(match, tr)),
                 markup=keyboards.lobby(match, tr, self.bot.username),
                 priority=ticket,
             )
@@ -234,35 +239,42 @@ class GroupConverger:
         if step.call is GroupCall.STOP_BOARD:
             assert shown.board.message_id is not None
             view = view_for(current.game, None, shown.board.round_number)
-            caption = _with_line(board_text(view, tr), tr("The game was stopped."))
+            caption = _with_line(board_text(view, tr), endings.ending_line(match, tr))
             return await api.edit_caption(
                 self.bot, match.chat_id, shown.board.message_id, caption, priority=ticket
             )
         if step.call is GroupCall.FINAL:
             view = view_for(current.game)
             picture = await draw(render_final, view, tr)
+            caption = final_text(view, tr)
+            if match.ended == "silence":  # the standings as the game was left
+                silence = html.escape(clock_texts.silence_end(tr, self.settings))
+                caption = _with_line(caption, silence)
             return await api.send_photo(
                 self.bot,
                 match.chat_id,
                 picture,
-                final_text(view, tr),
+                caption,
                 thread_id=match.thread_id,
                 markup=keyboards.final(match, tr),
                 priority=ticket,
             )
         return await self._show_board(current, shown, step, tr, ticket)
 
+    def _clock_note(self, match: Match, tr: Translator) -> str:
+        return clock_texts.lobby_note(tr, match.turn_seconds, self.settings)
+
     async def _close_lobby(
         self, match: Match, shown: GroupDelivery, tr: Translator, ticket: Ticket
     ) -> Result:
         assert shown.lobby_message_id is not None
         if match.status == "cancelled":
+            text = tr("The game was cancelled.")
+            if match.ended == "idle":
+                minutes = endings.whole_minutes(self.settings.lobby_idle_seconds)
+                text = endings.idle_lobby_text(minutes, tr)
             return await api.edit_text(
-                self.bot,
-                match.chat_id,
-                shown.lobby_message_id,
-                tr("The game was cancelled."),
-                priority=ticket,
+                self.bot, match.chat_id, shown.lobby_message_id, text, priority=ticket
             )
         result = await api.delete(self.bot, match.chat_id, shown.lobby_message_id, priority=ticket)
         if result.outcome is Outcome.FAILED:  # no right to delete: say it started instead
@@ -291,7 +303,8 @@ class GroupConverger:
             step.call is GroupCall.NEW_BOARD and round_over
         )
         view = view_for(game, None, number)
-        caption = board_caption(match, game, view, tr, shown, number, finishing)
+        clock = "" if finishing else _clock_line(match, view, tr, self.clock())
+        caption = board_caption(match, game, view, tr, shown, number, finishing, clock)
         picture = await draw(render_board, view, tr)
         markup = None if finishing else keyboards.board(match, tr)
         if step.call is GroupCall.NEW_BOARD:
@@ -367,9 +380,11 @@ def board_caption(
     shown: GroupDelivery,
     round_number: int,
     finishing: bool,
+    clock: str = "",
 ) -> str:
-    """The board text, the moves since the last picture (of that round) and the events since."""
-    base = board_text(view, tr)
+    """The board text (with the `clock` line: whose turn, for how long), the moves since the
+    last picture (of that round) and the events since."""
+    base = "\n".join(filter(None, [board_text(view, tr), clock]))
     notes = match.notes_since(shown.notes_shown)
     extra = [html.escape(note) for note in notes]
     same_board = shown.board.round_number == round_number
@@ -386,9 +401,18 @@ def board_caption(
     return "\n\n".join([base, *extra])
 
 
+def _clock_line(match: Match, view: SeatView, tr: Translator, now: float) -> str:
+    """Whose turn and how long he has, when a person is to act ("" otherwise). Worked out
+    when the board is drawn: the board is edited at every move anyway, never for this."""
+    turn = view.turn
+    if match.status != "playing" or turn is None or not match.seats[turn].human:
+        return ""
+    return clock_texts.board_line(tr, match, localized_name(tr, view.players[turn]), now)
+
+
 def _with_line(caption: str, line: str) -> str:
-    """`line` first, then as much of the caption as still fits, in whole lines."""
-    lines = [f"<b>{html.escape(line)}</b>", *caption.split("\n")]
+    """`line` (HTML) first, then as much of the caption as still fits, in whole lines."""
+    lines = [f"<b>{line}</b>", *caption.split("\n")]
     while len("\n".join(lines)) > CAPTION_LIMIT and len(lines) > 1:
         lines.pop()
     return "\n".join(lines)

@@ -5,7 +5,9 @@ notifies him); it is edited in place while his turn goes on (a draw) and when it
 ends (the buttons go). Earlier hand messages keep what they showed, without
 buttons. A send that got no answer may still have arrived: the next one that
 lands tells us its message id, and every id in between that could be a copy of
-ours has its buttons taken off. A message someone deleted is sent anew.
+ours has its buttons taken off. A message someone deleted is sent anew. The
+caption of the hand to act says the time left; once a turn (a third of its time
+left, or hours into a game without a clock) a short reminder replies to it.
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.group import BACKOFF
 from bot.delivery.liveness import Liveness
-from bot.delivery.plan import HandCall, HandStep, HandWant, hand_step, hand_want
+from bot.delivery.plan import HandCall, HandStep, HandWant, hand_step, hand_want, reminder_due
+from bot.game.clock import reminder_at
 from bot.game.service import GameService
 from bot.i18n import translator
 from bot.logs import event
 from bot.render import render_hand
 from bot.storage.models import Claim, HandDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
-from bot.telegram import api, keyboards, texts
+from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.budget import Priority, Ticket
 from engine import Game, Table, view_for
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 
 CALLS_PER_PASS = 8
 COPIES_CHECKED = 10  # ids after an unanswered send that may be copies of it, at most
+REMINDER_TOO_LATE = 5.0  # seconds before the deadline after which no reminder is sent
 
 
 class HandConverger:
@@ -80,10 +84,19 @@ class HandConverger:
             if shown is None or shown.game_id != match.id:
                 shown = HandDelivery(game_id=match.id)
             game = self.service.engine_game(match)
-            want = hand_want(match, game, seat)
+            # A finished game's hand links to the final table, where messages have links.
+            linked = match.status == "over" and endings.linkable(match.chat_id)
+            final_id = await self._final_table(match) if linked else None
+            want = hand_want(match, game, seat, final_id)
             step = hand_step(want, shown, match.seats[seat].hand_requests)
             if step is None:
-                return None
+                remind_at = self._reminder_due(match, want, shown)
+                if remind_at is None or remind_at > self.clock():
+                    return remind_at  # nothing now (the reminder's time, if one is to come)
+                step = HandStep(HandCall.REMIND, shown.message_id)
+            waits_for_final = linked and final_id is None and not shown.live
+            if waits_for_final and step.call is not HandCall.STRIP:
+                return None  # the result links to the final table: its post kicks us
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0
@@ -93,7 +106,9 @@ class HandConverger:
             since = self._waiting.setdefault(key, now)
             self._showing[key] = "" if step.call is HandCall.STRIP or want is None else want.shows
             try:
-                result = await self._perform(match, game, seat, user_id, step, want, since, abandon)
+                result = await self._perform(
+                    match, game, seat, user_id, step, want, since, abandon, final_id
+                )
             finally:
                 self._showing.pop(key, None)
             if result.outcome is not Outcome.SUPERSEDED:
@@ -106,8 +121,20 @@ class HandConverger:
                 return retry
             requests = match.seats[seat].hand_requests
             if recorded is not None and hand_step(want, recorded, requests) is None:
-                return None  # all shown (a change since kicks us again)
+                # All shown (a change since kicks us again); the turn's reminder may be to come.
+                remind_at = self._reminder_due(match, want, recorded)
+                if remind_at is None or remind_at > self.clock():
+                    return remind_at
         return self.clock()
+
+    def _reminder_due(
+        self, match: Match, want: HandWant | None, shown: HandDelivery
+    ) -> float | None:
+        """When this turn's reminder goes; None also when it would come too late to help
+        (the turn is about to be played for him, or the game to end: that says enough)."""
+        if match.deadline is None or match.deadline - self.clock() < REMINDER_TOO_LATE:
+            return None
+        return reminder_due(want, shown, reminder_at(match, self.service.settings))
 
     def waiting(self, chat_id: int, thread_id: int | None, seat: int) -> str | None:
         """What the seat's call under way would show (None: no call under way; "" for
@@ -151,6 +178,12 @@ class HandConverger:
         await self.store.change(key, HandDelivery, apply)
         return noted
 
+    async def _final_table(self, match: Match) -> int | None:
+        """The message id of the group's final table of this match, once it is posted."""
+        _, stored = await self.store.read_group(match.chat_id, match.thread_id)
+        shown = stored.value
+        return None if shown is None or shown.game_id != match.id else shown.final_message_id
+
     async def _claim(
         self,
         key: str,
@@ -178,6 +211,7 @@ class HandConverger:
         want: HandWant | None,
         since: float,
         abandon: asyncio.Event | None,
+        final_id: int | None = None,
     ) -> Result:
         if step.call is HandCall.STRIP:
             assert step.message_id is not None
@@ -185,12 +219,23 @@ class HandConverger:
             return await api.edit_markup(self.bot, user_id, step.message_id, None, priority=ticket)
         assert game is not None and want is not None
         tr = translator(match.seats[seat].lang)
+        if step.call is HandCall.REMIND:
+            text = clock_texts.reminder(tr, match, self.clock())
+            ticket = Ticket(Priority.HAND, since, abandon)
+            return await api.send_text(
+                self.bot, user_id, text, reply_to=step.message_id, priority=ticket, patient=False
+            )
         view = view_for(game, seat)
         if not want.live:
             # A hand that waits is not edited at every move: it shows only what stays true
             # until his turn (his tiles), not whose turn it is or the ends.
             view = dataclasses.replace(view, turn=None, table=Table(), legal=())
-        caption = texts.hand_caption(match, view, tr, want.live)
+        link = endings.message_link(match.chat_id, match.thread_id, final_id)
+        caption = texts.hand_caption(match, view, tr, want.live, link)
+        if want.live:  # the time left, as it is when the picture goes
+            caption = "\n".join(
+                filter(None, [caption, clock_texts.hand_line(tr, match, self.clock())])
+            )
         picture = await draw(render_hand, view, tr)
         markup = keyboards.hand(match, view, tr) if want.live else None
         # A hand that waits is what the player's own move leaves him with, as soon as it is
@@ -235,7 +280,9 @@ class HandConverger:
         now = self.clock()
         outcome = result.outcome
         metrics.note_retry(outcome.value)
-        if result.ok and step.call is not HandCall.STRIP and want is not None:
+        if result.ok and step.call is HandCall.REMIND:
+            event(log, "remind", chat=match.chat_id, game=match.id, seat=seat, v=version)
+        elif result.ok and step.call is not HandCall.STRIP and want is not None:
             metrics.LAG.shown("hand", match.chat_id, match.thread_id, match.rev)
             event(
                 log,
@@ -279,6 +326,16 @@ def _apply_result(
     if outcome is Outcome.FORBIDDEN:
         shown.closed = True  # he blocked the bot: nothing more goes there
         shown.message_id = None
+        return
+    if step.call is HandCall.REMIND:
+        done = outcome in (Outcome.OK, Outcome.UNCERTAIN, Outcome.GONE)
+        if done or (outcome is Outcome.FAILED and not result.unsent):
+            # Sent, perhaps sent, or refused for good: a turn has one reminder at most.
+            shown.reminded = want.turn if want is not None else ""
+            shown.known_max = max(shown.known_max, result.message_id or 0)
+            shown.failures = 0
+        else:
+            shown.failures += 1  # 429 or not sent at all: tried again
         return
     if outcome is Outcome.GONE:
         shown.message_id = None  # deleted by him: the next step sends it anew

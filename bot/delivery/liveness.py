@@ -9,7 +9,6 @@ the claim is taken over, instead of the group and the hand waiting out a long le
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
@@ -26,6 +25,7 @@ PROCESS_TTL = 10.0  # seconds a process counts as running after its last heartbe
 # A claim of a process that still runs but has not finished its call by then is taken
 # as lost (a call waiting long for the budget keeps its claim meanwhile).
 CLAIM_LEASE = 300.0
+STOP_SECONDS = 5.0  # the longest stop() waits for the heartbeat to end
 
 
 class Liveness:
@@ -43,6 +43,7 @@ class Liveness:
         self.process_id = uuid.uuid4().hex[:12]
         self._last_beat: float | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def beat(self) -> None:
         """Refresh our key if a third of its life is gone (so: before every claim)."""
@@ -53,7 +54,14 @@ class Liveness:
         self._last_beat = now
 
     async def holds(self, claim: Claim, now: float) -> bool:
-        """Is the call `claim` names still being made (by a process that runs)?"""
+        """Is the call `claim` names still being made (by a process that runs)?
+
+        Not if the claim is ours: a target's passes run one at a time here, so a pass
+        finding our claim finds one an earlier pass could not clear (Redis failed before
+        it noted how its call went). Waiting for it would wait out the whole lease.
+        """
+        if claim.by == self.process_id:
+            return False
         if now - claim.since >= CLAIM_LEASE:
             return False
         return await self.alive(claim.by)
@@ -69,15 +77,19 @@ class Liveness:
 
     async def stop(self) -> None:
         if self._task is not None:
+            self._stopping = True
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # The loop also ends on the flag: redis-py may turn the cancellation of a
+            # call under way into a RedisError, which the loop catches and carries on.
+            await asyncio.wait({self._task}, timeout=STOP_SECONDS)
             self._task = None
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.beat()
             except RedisError as exc:
+                if self._stopping:
+                    return
                 log.warning("heartbeat: storage unavailable (%s)", exc)
             await asyncio.sleep(self.ttl / 6)

@@ -49,12 +49,18 @@ def group_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupSt
         if shown.lobby_shows != match.lobby_rev:
             return GroupStep(GroupCall.EDIT_LOBBY, f"lobby:{match.lobby_rev}")
         return None
+    if match.ended == "bot_removed":
+        return None  # the bot may not write there any more
     if shown.lobby_message_id is not None and not shown.lobby_closed:
         return GroupStep(GroupCall.CLOSE_LOBBY, "close_lobby")
     board = shown.board
     if match.status == "cancelled":
         if board.message_id is not None and not board.finished:
             return GroupStep(GroupCall.STOP_BOARD, f"stop:{board.round_number}")
+        if match.ended == "silence" and game is not None and shown.final_message_id is None:
+            # A game without a clock that nobody played on for a day: the group is told in
+            # a new message (friends who play across a day do not watch an old board).
+            return GroupStep(GroupCall.FINAL, "final")
         return None
     if game is None:
         return None
@@ -149,8 +155,13 @@ def turn_start(game: Game) -> int:
     return start
 
 
-def hand_want(match: Match, game: Game | None, seat_index: int) -> HandWant | None:
-    """What seat `seat_index` should see in private (None: nothing is sent to it)."""
+def hand_want(
+    match: Match, game: Game | None, seat_index: int, final_message_id: int | None = None
+) -> HandWant | None:
+    """What seat `seat_index` should see in private (None: nothing is sent to it).
+
+    `final_message_id`: the group's final table, which a finished game's hand links to.
+    """
     if game is None or seat_index >= len(match.seats):
         return None
     seat = match.seats[seat_index]
@@ -161,16 +172,27 @@ def hand_want(match: Match, game: Game | None, seat_index: int) -> HandWant | No
         turn = f"{rnd.number}:{turn_start(game)}"
         # The buttons name the group: a group that became a supergroup needs new ones.
         return HandWant(f"A:{turn}:{game.version}:{match.chat_id}", True, turn)
+    # What an ended game's caption names (a topic's name may come late).
+    where = f"{match.chat_id}:{match.topic}"
+    if match.status == "cancelled":
+        # How it ended, once: not sent to a seat that never had a message.
+        return HandWant(f"X:{match.ended}:{where}", False, "", False)
+    if match.status == "over":
+        return HandWant(f"F:{final_message_id or 0}:{where}", False)
+    if seat.computer:
+        # Said once when the computer takes over; untouched until the game ends.
+        return HandWant(f"C:{where}", False, "", False)
     hand = " ".join(str(t) for t in sorted(rnd.hands[seat_index], reverse=True))
-    who = "c" if seat.computer else "h"
-    wanted = not seat.computer and match.status != "cancelled"
-    return HandWant(f"P:{match.status}:{rnd.number}:{who}:{hand}", False, "", wanted)
+    return HandWant(f"P:{match.status}:{rnd.number}:h:{hand}", False)
 
 
 class HandCall(StrEnum):
     STRIP = "strip"  # take the buttons off an older message of ours
     SEND = "send"  # a new message (it notifies the player)
     EDIT = "edit"  # the same message, changed in place
+    # The turn's one reminder: a short new message, a reply to the hand, so that Telegram
+    # notifies the player (an edit would not), and the hand keeps its place and buttons.
+    REMIND = "remind"
 
 
 @dataclass(frozen=True)
@@ -200,3 +222,17 @@ def hand_step(want: HandWant | None, shown: HandDelivery, requests: int) -> Hand
     if want.live and not shown.shows.startswith(f"A:{want.turn}:"):
         return HandStep(HandCall.SEND)  # his turn begins: a new message, so he is notified
     return HandStep(HandCall.EDIT, shown.message_id)
+
+
+def reminder_due(
+    want: HandWant | None, shown: HandDelivery, remind_at: float | None
+) -> float | None:
+    """When this turn's reminder goes (None: none is due, or it went already).
+
+    Only once the hand message shows the turn as it is: the reminder replies to it.
+    """
+    if want is None or not want.live or remind_at is None or shown.closed:
+        return None
+    if shown.message_id is None or shown.shows != want.shows or shown.reminded == want.turn:
+        return None
+    return remind_at

@@ -15,10 +15,12 @@ seconds, and when two find the same work, one of them does it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from html import escape
 
 from redis.exceptions import RedisError
 from telegram import Bot
@@ -29,8 +31,11 @@ from bot.delivery.hands import HandConverger
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import hand_want
 from bot.game.service import DEADLINE_SLACK, Current, GameService
+from bot.i18n import N_, translator
 from bot.settings import Settings
-from bot.storage.store import BrokenGameError, Store
+from bot.storage.store import BrokenGameError, NewerGameError, Store
+from bot.telegram import api
+from bot.telegram.budget import Priority
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +45,11 @@ HORIZON = 600.0  # times further off are left to the sweep
 SWEEP_BATCH = 200  # games taken from the due index at once
 RETRY_STORAGE = 5.0  # seconds before trying again when Redis failed
 RETRY_ERROR = 10.0  # seconds before trying again after an unexpected error
+RETRY_NEWER = 60.0  # seconds before looking again at a newer release's game
+GAME_LOST_NOTICE = N_(
+    "The saved game of this chat could not be read, so it was closed. "
+    "Start a new one with /newgame."
+)
 STOP_WAIT = 5.0  # seconds a stop waits for the work under way
 
 Chat = tuple[int, int | None]
@@ -85,7 +95,11 @@ class Delivery:
         self._quiet = asyncio.Event()
         self._quiet.set()
         service.on_change = self._changed
+        service.on_lost = self._lost
+        self._bot = bot
+        self._notices: set[asyncio.Task[None]] = set()
         self.group.on_moved = self._moved
+        self.group.on_final = lambda chat_id, thread_id: self.kick(chat_id, thread_id)
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -162,6 +176,26 @@ class Delivery:
         metrics.LAG.changed(current.match.chat_id, current.match.thread_id, current.match.rev)
         self.kick(current.match.chat_id, current.match.thread_id, seen, current)
 
+    def _lost(self, chat_id: int, thread_id: int | None) -> None:
+        """The chat's unreadable game was set aside by this process: say so in the chat
+        (in the background: the press or command that found it is answered meanwhile)."""
+        self._forget((chat_id, thread_id))
+        task = asyncio.get_running_loop().create_task(self._tell_lost(chat_id, thread_id))
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _tell_lost(self, chat_id: int, thread_id: int | None) -> None:
+        try:
+            tr = translator(await self.service.chat_language(chat_id))
+            text = escape(tr(GAME_LOST_NOTICE))
+            result = await api.send_text(
+                self._bot, chat_id, text, thread_id=thread_id, priority=Priority.BOARD
+            )
+            if not result.ok:
+                log.warning("chat %s: could not say its game was lost (%s)", chat_id, result)
+        except Exception:  # a notice must never take the process down
+            log.exception("chat %s: could not say its game was lost", chat_id)
+
     def _moved(self, chat_id: int, threads: list[int | None]) -> None:
         for thread_id in threads:
             self.kick(chat_id, thread_id)
@@ -213,9 +247,14 @@ class Delivery:
     ) -> float | None:
         try:
             return await step(changed)
-        except BrokenGameError as exc:
-            metrics.ERRORS.labels("broken_game").inc()
-            log.warning("chat %s: stored game unreadable (%s); it waits for /stop", chat[0], exc)
+        except NewerGameError:
+            # A rolling deploy: a newer process serves this game. Look again later, in
+            # case this process is the one left serving the chat.
+            return self.clock() + RETRY_NEWER
+        except BrokenGameError:
+            # Unreadable: reading it through the service sets it aside and tells the chat.
+            with contextlib.suppress(BrokenGameError, RedisError):
+                await self.service.current(*chat)
             self._forget(chat)
             return None
         except RedisError as exc:
@@ -276,6 +315,13 @@ class Delivery:
         match = current.match
         if match.status == "over":
             await self.service.run_due(*chat, found=current)  # counts it, if nobody did
+            return None
+        if match.status == "lobby" and match.deadline is not None:
+            # An idle lobby closes at its deadline (a press since moved it on).
+            if match.deadline > self.clock():
+                return match.deadline
+            await self.service.close_idle_lobby(chat[0], chat[1], match.id)
+            self._current.pop(chat, None)
             return None
         if match.status != "playing" or match.deadline is None:
             return None

@@ -9,7 +9,10 @@ from engine.variants import ruleset
 
 MAX_SEATS = 4
 MIN_SEATS = 2
-TURN_CHOICES = (30, 60, 90, 180, 300)
+# The lobby's time per move: after the longest comes "no clock" (for friends who play
+# across a day: no deadline; a reminder, and an end after a long silence, see Settings).
+NO_CLOCK = 0
+TURN_CHOICES = (30, 60, 90, 180, 300, NO_CLOCK)
 TARGET_CHOICES = {2: (25, 50, 100), 3: (25, 50, 100), 4: (20, 40, 100)}
 
 
@@ -23,7 +26,7 @@ class LobbyAction(StrEnum):
     CANCEL = "cx"
     VARIANT = "v"  # with the game to switch to
     TARGET = "t"  # with the target to set
-    TIME = "tm"  # with the seconds per move to set
+    TIME = "tm"  # with the seconds per move to set (NO_CLOCK: none)
 
 
 # Options whose button carries the value it sets: a press on a lobby that had not
@@ -37,6 +40,11 @@ def target_choices(variant: str, players: int) -> tuple[int, ...]:
     if variant != "fives" or default is None:
         return ()
     return (default, *TARGET_CHOICES[min(max(players, MIN_SEATS), MAX_SEATS)][1:])
+
+
+def has_clock(turn_seconds: int) -> bool:
+    """Whether a game with this time per move has a deadline for each move."""
+    return turn_seconds != NO_CLOCK
 
 
 def next_option(choices: tuple[Any, ...], current: Any) -> Any:

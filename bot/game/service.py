@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -19,7 +20,15 @@ from typing import Any, TypeVar
 
 from bot import metrics
 from bot.game import computer
-from bot.game.options import MAX_SEATS, MIN_SEATS, TURN_CHOICES, LobbyAction, target_choices
+from bot.game.clock import human_delay
+from bot.game.options import (
+    MAX_SEATS,
+    MIN_SEATS,
+    TURN_CHOICES,
+    LobbyAction,
+    has_clock,
+    target_choices,
+)
 from bot.i18n import translator
 from bot.logs import event
 from bot.settings import Settings
@@ -30,11 +39,14 @@ from bot.storage.store import (
     RECORD_TTL,
     BrokenGameError,
     ConflictError,
+    GameLostError,
+    NewerGameError,
     Store,
     Stored,
     backoff,
 )
 from engine import DominoError, Game, Move, MoveEntry, StateError, pack, view_for
+from engine.compact import FORMAT as ENGINE_FORMAT
 from engine.variants import VARIANTS
 
 log = logging.getLogger(__name__)
@@ -107,11 +119,27 @@ class Tx:
     game: Game | None
 
 
+def _newer_engine(text: str) -> bool:
+    """Whether a packed game names a later format than this release's engine writes."""
+    try:
+        header = json.loads(text.split("\n", 1)[0])
+    except (ValueError, RecursionError):
+        return False
+    return (
+        isinstance(header, list)
+        and bool(header)
+        and isinstance(header[0], int)
+        and header[0] > ENGINE_FORMAT
+    )
+
+
 def new_game_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")[:8]
 
 
 ChangeListener = Callable[[Current, int], None]
+# Told when a chat's unreadable game was set aside: (chat id, thread id).
+LostListener = Callable[[int, int | None], None]
 
 
 class GameService:
@@ -132,14 +160,38 @@ class GameService:
         self.pace: Callable[[], float] = lambda: 0.0
         # Told of every committed change (and the due time it was noted with).
         self.on_change: ChangeListener | None = None
+        self.on_lost: LostListener | None = None
 
     # -- reading ---------------------------------------------------------------------
 
     async def current(self, chat_id: int, thread_id: int | None) -> Current | None:
         """The stored match and its game; BrokenGameError if it cannot be read."""
-        stored = await self.store.read_match(chat_id, thread_id)
+        stored, game = await self._read(chat_id, thread_id)
         match = stored.value
-        return None if match is None else Current(match, self.engine_game(match), stored.raw)
+        return None if match is None else Current(match, game, stored.raw)
+
+    async def _read(self, chat_id: int, thread_id: int | None) -> tuple[Stored[Match], Game | None]:
+        """The stored match and its game. One that cannot be read is set aside and
+        GameLostError raised: the chat is told once and can start a new game (no
+        unreadable record stands in its way for a week). A newer release's game is left
+        as it is (NewerGameError): during a rolling deploy its processes serve it."""
+        try:
+            stored = await self.store.read_match(chat_id, thread_id)
+            game = None if stored.value is None else self.engine_game(stored.value)
+        except (NewerGameError, GameLostError):
+            raise
+        except BrokenGameError as exc:
+            raw = exc.raw
+            if raw is None:  # the record read, its game did not: set aside what was read
+                raw = (await self.store.read_match(chat_id, thread_id)).raw
+            if raw is not None and await self.store.set_aside(chat_id, thread_id, raw):
+                # Only the process that moved it says so: logged and told once.
+                metrics.ERRORS.labels("broken_game").inc()
+                log.error("chat %s: stored game unreadable (%s); set aside", chat_id, exc)
+                if self.on_lost is not None:
+                    self.on_lost(chat_id, thread_id)
+            raise GameLostError(str(exc)) from None
+        return stored, game
 
     async def find(self, chat_id: int, thread_id: int | None, game_id: str) -> Current:
         found = await self.current(chat_id, thread_id)
@@ -157,18 +209,35 @@ class GameService:
         try:
             return self.engines.game(match.id, match.engine)
         except StateError as exc:
+            if _newer_engine(match.engine):
+                raise NewerGameError(f"stored game state is a newer release's: {exc}") from None
             raise BrokenGameError(f"stored game state is unreadable: {exc}") from None
 
     # -- lobby ----------------------------------------------------------------------
 
     async def new_game(
-        self, chat_id: int, thread_id: int | None, creator: Person, variant: str | None, title: str
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        creator: Person,
+        variant: str | None,
+        title: str,
+        topic: str = "",
     ) -> tuple[Current, bool]:
-        """A new lobby, or (the game running here, False)."""
+        """A new lobby, or (the game running here, False).
+
+        A lobby nobody pressed for `lobby_takeover_seconds` is taken over instead: its
+        creator is now `creator` (the same lobby message shows it), and True is returned.
+        """
         prefs = await self.store.user(creator.user_id)
         lang = await self.chat_language(chat_id)
+        now = self.clock()
 
         def apply(tx: Tx) -> bool:
+            if tx.match is not None and self.stale_lobby(tx.match, now):
+                seat_lang = (prefs.lang or creator.lang) if prefs.started else None
+                self._take_over(tx.match, creator, seat_lang, now)
+                return True
             if tx.match is not None and tx.match.active:
                 return False
             match = Match(
@@ -182,23 +251,77 @@ class GameService:
                 seed=secrets.randbits(62),
                 chat_title=title,
                 lang=lang,
+                topic=topic,
             )
             if prefs.started:  # the bot can write to him: seat him at once
                 match.seats.append(_human(creator, lang=prefs.lang or creator.lang))
+            self._touch(match, now)
             tx.match, tx.game = match, None
             return True
 
-        current, created = await self._change(chat_id, thread_id, apply)
+        try:
+            current, created = await self._change(chat_id, thread_id, apply)
+        except GameLostError:  # set aside just now: the chat is free for a new game
+            current, created = await self._change(chat_id, thread_id, apply)
         assert current is not None
         return current, created
+
+    def stale_lobby(self, match: Match, now: float) -> bool:
+        """A lobby nobody pressed for a while: /newgame takes it over (and a taken-over
+        lobby, unlike a new one, has a revision above 0)."""
+        if match.status != "lobby":
+            return False
+        touched = match.lobby_touched
+        # A lobby stored before lobbies kept their time is older than this release.
+        return touched is None or now - touched >= self.settings.lobby_takeover_seconds
+
+    def _take_over(self, match: Match, creator: Person, lang: str | None, now: float) -> None:
+        """`creator` runs the lobby now (seated, if the bot can write to him: `lang`)."""
+        match.creator_id, match.creator_name = creator.user_id, creator.name
+        seated = match.seat_of(creator.user_id) is not None
+        if lang is not None and not seated and len(match.seats) < MAX_SEATS:
+            match.seats.append(_human(creator, lang=lang))
+        match.lobby_rev += 1
+        self._touch(match, now)
+
+    def _touch(self, match: Match, now: float) -> None:
+        """The lobby changed: it closes after `lobby_idle_seconds` more without a change."""
+        match.lobby_touched = now
+        match.deadline = now + self.settings.lobby_idle_seconds
+
+    async def close_idle_lobby(self, chat_id: int, thread_id: int | None, game_id: str) -> bool:
+        """Close the lobby if nobody touched it for `lobby_idle_seconds` (True if closed)."""
+        now = self.clock()
+
+        def apply(tx: Tx) -> None:
+            match = tx.match
+            if (
+                match is None
+                or match.id != game_id
+                or match.status != "lobby"
+                or match.deadline is None
+                or match.deadline > now
+            ):
+                raise Refusal("not_due")
+            match.status, match.ended, match.deadline = "cancelled", "idle", None
+
+        try:
+            await self._change(chat_id, thread_id, apply)
+        except Refusal:
+            return False
+        event(log, "lobby_closed", chat=chat_id, game=game_id)
+        return True
 
     async def join(
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
     ) -> tuple[Current, bool]:
         """Seat `person` in the lobby; (current, False) if he already sits there."""
         prefs = await self.store.user(person.user_id)
+        now = self.clock()
 
         def apply(tx: Tx) -> bool:
+            if tx.match is not None and tx.match.id == game_id and tx.match.ended is not None:
+                raise Refusal(_ENDING_REFUSALS.get(tx.match.ended, "game_gone"))
             match = _the_match(tx, game_id, "lobby")
             if match.seat_of(person.user_id) is not None:
                 return False
@@ -206,6 +329,7 @@ class GameService:
                 raise Refusal("lobby_full")
             match.seats.append(_human(person, lang=prefs.lang or person.lang))
             match.lobby_rev += 1
+            self._touch(match, now)
             return True
 
         current, joined = await self._change(chat_id, thread_id, apply)
@@ -238,7 +362,8 @@ class GameService:
             elif action is LobbyAction.CANCEL:
                 if not (creator or is_admin):
                     raise Refusal("creator_or_admin_only")
-                match.status = "cancelled"
+                match.status, match.ended = "cancelled", "stopped"
+                match.stopped_by = person.name
             elif not creator:
                 raise Refusal("creator_only")
             elif action in (LobbyAction.ADD_EASY, LobbyAction.ADD_STRONG):
@@ -276,6 +401,10 @@ class GameService:
             elif action is LobbyAction.START:
                 tx.game = self._start(match, now)
             match.lobby_rev += 1
+            if match.status == "lobby":
+                self._touch(match, now)
+            elif match.status == "cancelled":
+                match.deadline = None
 
         current, _ = await self._change(chat_id, thread_id, apply)
         assert current is not None
@@ -309,6 +438,7 @@ class GameService:
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
     ) -> Current:
         """A new lobby with the same seats and options as the finished game."""
+        now = self.clock()
 
         def apply(tx: Tx) -> None:
             old = tx.match
@@ -335,7 +465,9 @@ class GameService:
                 seed=secrets.randbits(62),
                 chat_title=old.chat_title,
                 lang=old.lang,
+                topic=old.topic,
             )
+            self._touch(tx.match, now)
             tx.game = None
 
         current, _ = await self._change(chat_id, thread_id, apply)
@@ -403,18 +535,23 @@ class GameService:
             if match.status == "lobby":
                 del match.seats[seat_index]
                 match.lobby_rev += 1
+                self._touch(match, now)
                 return
             seat = match.seats[seat_index]
+            if seat.left:
+                raise Refusal("already_left")
             if seat.computer:
                 raise Refusal("seat_is_computer")
-            seat.computer = True
+            seat.computer = seat.left = True
             match.add_note(tr("{name} left; the computer plays for them.").format(name=seat.name))
             assert tx.game is not None
-            if tx.game.turn == seat_index:
+            if not _end_if_nobody_plays(match) and tx.game.turn == seat_index:
                 self._arm_deadline(match, tx.game, now)
 
         current, _ = await self._change(chat_id, thread_id, apply)
         assert current is not None
+        if current.match.ended == "everyone_left":
+            metrics.game_abandoned(current.match.variant, True)
         return current
 
     async def may_stop(
@@ -439,7 +576,7 @@ class GameService:
                 raise Refusal("game_gone")
             if person.user_id != match.creator_id and not is_admin:
                 raise Refusal("creator_or_admin_only")
-            match.status = "cancelled"
+            match.status, match.ended, match.stopped_by = "cancelled", "stopped", person.name
             match.deadline = None
 
         current, _ = await self._change(chat_id, thread_id, apply)
@@ -458,7 +595,7 @@ class GameService:
             if seat_index is None:
                 raise Refusal("not_in_game")
             if match.seats[seat_index].computer:
-                raise Refusal("seat_is_computer")
+                raise Refusal("seat_taken_over")
             match.seats[seat_index].hand_requests += 1
 
         await self._change(chat_id, thread_id, apply)
@@ -482,26 +619,62 @@ class GameService:
             seat.computer = True
             note = tr("{name} blocked the bot; the computer plays for them.")
             match.add_note(note.format(name=seat.name))
+            if _end_if_nobody_plays(match):
+                return
             if match.status == "playing" and tx.game is not None and tx.game.turn == seat_index:
                 self._arm_deadline(match, tx.game, now)
 
         with contextlib.suppress(Refusal):
             await self._change(chat_id, thread_id, apply)
 
-    async def abandon(self, chat_id: int, thread_id: int | None, game_id: str) -> None:
-        """The bot can no longer write to the group: the game ends there, as cancelled."""
+    async def abandon(
+        self, chat_id: int, thread_id: int | None, game_id: str | None = None
+    ) -> Current | None:
+        """The bot can no longer write to the group: the game ends there, as cancelled.
+
+        `game_id` None: whatever game is under way there. The abandoned match, if any.
+        """
 
         def apply(tx: Tx) -> None:
             match = tx.match
-            if match is None or match.id != game_id or not match.active:
+            if match is None or game_id not in (None, match.id) or not match.active:
                 raise Refusal("game_gone")
-            match.status = "cancelled"
+            match.status, match.ended = "cancelled", "bot_removed"
             match.deadline = None
 
-        with contextlib.suppress(Refusal):
+        try:
             current, _ = await self._change(chat_id, thread_id, apply)
-            if current is not None:
-                metrics.game_abandoned(current.match.variant, current.match.engine is not None)
+        except Refusal:
+            return None
+        if current is not None:
+            metrics.game_abandoned(current.match.variant, current.match.engine is not None)
+        return current
+
+    async def bot_removed(self, chat_id: int) -> list[Current]:
+        """The bot was removed from the group (or may not write there): every game of it
+        ends at once; the matches abandoned."""
+        abandoned = []
+        for thread_id in await self.store.game_threads(chat_id):
+            with contextlib.suppress(BrokenGameError):
+                current = await self.abandon(chat_id, thread_id)
+                if current is not None:
+                    abandoned.append(current)
+        return abandoned
+
+    async def name_topic(self, chat_id: int, thread_id: int, name: str) -> None:
+        """A forum topic was created or renamed: its game's private messages name it (and
+        those of games opened there later)."""
+        await self.store.set_topic_name(chat_id, thread_id, name)
+
+        def apply(tx: Tx) -> None:
+            match = tx.match
+            if match is None or not match.active or match.topic == name:
+                raise Refusal("no_game")
+            match.topic = name
+            match.lobby_rev += 1
+
+        with contextlib.suppress(Refusal, BrokenGameError):
+            await self._change(chat_id, thread_id, apply)
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[int | None]:
         """A group became a supergroup: its games and stats follow the new chat id.
@@ -545,7 +718,8 @@ class GameService:
     async def run_due(
         self, chat_id: int, thread_id: int | None, found: Current | None = None
     ) -> Played | None:
-        """Play for the seat to act if its deadline has passed (exactly once).
+        """Play for the seat to act if its deadline has passed (exactly once); a game
+        without a clock ends instead, when its person to act let the day go by.
 
         `found`: the match as the caller just read it (else it is read here).
         """
@@ -567,6 +741,8 @@ class GameService:
         seat = match.seats[seat_index]
         version = game.version
         timed_out = seat.human
+        if timed_out and not has_clock(match.turn_seconds):
+            return await self._end_for_silence(chat_id, thread_id, found, now)
         level = "easy" if timed_out else seat.level
         cap = 0.05 if timed_out else 0.4
         moves = await asyncio.to_thread(
@@ -608,6 +784,36 @@ class GameService:
         await self._count_if_over(changed)
         return Played(changed, entries)
 
+    async def _end_for_silence(
+        self, chat_id: int, thread_id: int | None, found: Current, now: float
+    ) -> Played | None:
+        """A game without a clock that saw no move for `no_clock_end_hours` ends (once)."""
+        assert found.game is not None
+        game_id, version = found.match.id, found.game.version
+
+        def apply(tx: Tx) -> None:
+            match = tx.match
+            if (
+                match is None
+                or match.id != game_id
+                or match.status != "playing"
+                or tx.game is None
+                or tx.game.version != version
+                or match.deadline is None
+                or match.deadline > now
+            ):
+                raise Refusal("not_due")
+            match.status, match.ended, match.deadline = "cancelled", "silence", None
+
+        try:
+            changed, _ = await self._change(chat_id, thread_id, apply, found)
+        except Refusal:
+            return None
+        assert changed is not None
+        event(log, "silence_end", chat=chat_id, game=game_id, v=version)
+        metrics.game_abandoned(changed.match.variant, True)
+        return Played(changed)
+
     def _after_moves(self, match: Match, game: Game, now: float) -> None:
         if game.over:
             match.status = "over"
@@ -621,7 +827,10 @@ class GameService:
             match.deadline = None
             return
         seat = match.seats[turn]
-        delay = match.turn_seconds if seat.human else self.settings.computer_delay_seconds
+        if seat.human:
+            delay = human_delay(match.turn_seconds, self.settings)
+        else:
+            delay = self.settings.computer_delay_seconds
         match.deadline = now + delay + self.pace()
 
     # -- the one way a match changes ----------------------------------------------------
@@ -646,8 +855,7 @@ class GameService:
                 stored: Stored[Match] = Stored(first.match.model_copy(deep=True), first.raw)
                 game = None if first.game is None else first.game.copy()
             else:
-                stored = await self.store.read_match(chat_id, thread_id)
-                game = None if stored.value is None else self.engine_game(stored.value)
+                stored, game = await self._read(chat_id, thread_id)
             tx = Tx(stored.value, game)
             result = apply(tx)
             match = tx.match
@@ -688,13 +896,15 @@ class GameService:
         for seat_index, seat in enumerate(match.seats):
             if seat.user_id is None:
                 continue
-            won = seat_index in view.standings.winners
+            # A player who gave his seat up with /leave played a game and did not win it:
+            # the computer's result there is not his (docs/rules.md, "Leaderboard").
+            won = seat_index in view.standings.winners and not seat.left
             record = view.standings.record if won else None  # only fives keeps records
             lines[seat.user_id] = StatLine(
                 name=seat.name,
                 games=1,
                 wins=int(won),
-                points=game.totals[seat_index] if scored else 0,
+                points=game.totals[seat_index] if scored and not seat.left else 0,
                 best_record=record,
             )
         await self.store.add_to_stats(match.chat_id, match.id, lines)
@@ -728,6 +938,18 @@ def _the_match(tx: Tx, game_id: str, status: str) -> Match:
     if match.status != status:
         raise Refusal("game_started" if match.status == "playing" else "game_gone")
     return match
+
+
+# What a join says when the lobby ended meanwhile, by how it ended.
+_ENDING_REFUSALS = {"bot_removed": "bot_removed", "idle": "lobby_closed"}
+
+
+def _end_if_nobody_plays(match: Match) -> bool:
+    """A running game whose last person left ends: computers play for nobody."""
+    if match.status != "playing" or any(seat.human for seat in match.seats):
+        return False
+    match.status, match.ended, match.deadline = "cancelled", "everyone_left", None
+    return True
 
 
 def _human(person: Person, lang: str | None = None) -> Seat:

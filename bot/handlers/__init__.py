@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
 from bot.handlers import buttons, chat_events, commands
 from bot.handlers.errors import on_error
@@ -26,4 +33,9 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         application.add_handler(CommandHandler(name, callback))
     application.add_handler(CallbackQueryHandler(buttons.on_button))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.on_migration))
+    topics = filters.StatusUpdate.FORUM_TOPIC_CREATED | filters.StatusUpdate.FORUM_TOPIC_EDITED
+    application.add_handler(MessageHandler(topics, chat_events.on_topic))
+    application.add_handler(
+        ChatMemberHandler(chat_events.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
     application.add_error_handler(on_error)

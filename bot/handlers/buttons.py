@@ -45,8 +45,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _dispatch(update, context, query, button, tr)
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
-    except BrokenGameError:
-        await refuse(update, tr, "broken_game")
+    except BrokenGameError as broken:
+        await refuse(update, tr, broken.code)
     except ConflictError:
         await refuse(update, tr, "busy")
 
@@ -225,10 +225,15 @@ async def _hand_button(
     )
     entry = played.entries[-1] if played.entries else None
     if entry is not None:
-        points = tr(" (+{points})").format(points=entry.points) if entry.points else ""
+        # twolane: a pass costs its penalty, and the answer says so.
+        penalty = current.game.rules.pass_penalty if entry.text == "pass" else 0
+        scored = entry.points or penalty
+        points = tr(" (+{points})").format(points=scored) if scored else ""
         # A draw or a pass is not a tile played: say what happened in the user's words.
-        done = {"draw": tr("drew a tile"), "pass": tr("passed")}.get(entry.text)
-        text = done[:1].upper() + done[1:] if done else tr("Played {move}").format(move=entry.text)
+        passed = tr("You passed, penalty") if penalty else tr("You passed.")
+        done = {"draw": tr("You drew a tile."), "pass": passed}.get(entry.text)
+        played_words = texts.move_words(entry.text)  # arrows, never the record's «6:2@E»
+        text = done or tr("Played {move}").format(move=played_words)
         await api.answer(query, text + points)
     else:
         await api.answer(query)

@@ -1,13 +1,19 @@
-"""Things that happen to a chat: a group becoming a supergroup."""
+"""Things that happen to a chat: a group becoming a supergroup, the bot leaving it,
+forum topics named."""
 
 from __future__ import annotations
 
 import logging
+from html import escape
 
-from telegram import Update
+from telegram import ChatMemberRestricted, Update
+from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import deps
+from bot.handlers.common import deps, is_group, thread_of
+from bot.i18n import Translator, translator
+from bot.storage.models import Match
+from bot.telegram import api, endings
 
 log = logging.getLogger(__name__)
 
@@ -22,3 +28,44 @@ async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     d = deps(context)
     for thread_id in await d.service.move_chat(old, new):
         d.delivery.kick(new, thread_id)
+
+
+async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was removed from a group, or may no longer write there: its games end at
+    once, and the people in them are told in private (a running game's hands say so)."""
+    changed = update.my_chat_member
+    if changed is None or not is_group(changed.chat):
+        return
+    member = changed.new_chat_member
+    gone = member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+    muted = isinstance(member, ChatMemberRestricted) and not member.can_send_messages
+    if not (gone or muted):
+        return
+    chat_id = changed.chat.id
+    log.info("the bot may no longer write to chat %s: its games end", chat_id)
+    for current in await deps(context).service.bot_removed(chat_id):
+        match = current.match
+        if match.engine is not None:
+            continue  # the hand messages say it
+        for seat in match.seats:
+            if seat.user_id is None:
+                continue
+            tr = translator(seat.lang)
+            text = tr("The bot was removed from «{title}» — the game was cut short.")
+            await api.send_text(context.bot, seat.user_id, text.format(title=_place(match, tr)))
+
+
+def _place(match: Match, tr: Translator) -> str:
+    return escape(endings.place_name(match, tr))
+
+
+async def on_topic(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A forum topic was created or renamed: the name is kept for its games."""
+    message = update.effective_message
+    thread_id = thread_of(message)
+    if message is None or thread_id is None:
+        return
+    named = message.forum_topic_created or message.forum_topic_edited
+    name = getattr(named, "name", None)
+    if name:  # an edit of the icon alone names nothing
+        await deps(context).service.name_topic(message.chat.id, thread_id, name)

@@ -7,7 +7,7 @@ import logging
 from datetime import UTC, datetime
 from html import escape
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from bot.game import rulebook
@@ -24,10 +24,12 @@ from bot.handlers.common import (
     shown_name,
     thread_of,
 )
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.render import board_text
-from bot.storage.store import BrokenGameError
-from bot.telegram import api, keyboards, texts
+from bot.render.words import signed
+from bot.storage.models import Match
+from bot.storage.store import BrokenGameError, GameLostError
+from bot.telegram import api, endings, keyboards, texts
 from bot.telegram.callbacks import VARIANTS
 from engine import StateError, to_record, unpack, view_for
 
@@ -65,7 +67,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
-    title = game.match.chat_title or tr("the group")
+    title = endings.place_name(game.match, tr)
     if joined:
         text = tr("You joined the game in «{title}». Your tiles will come here.")
     else:
@@ -92,33 +94,82 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     seat = None  # a creator the bot can write to takes seat 1 at once
     if not shown_name(user) and (await d.store.user(user.id)).started:
         seat = 1
+    topic = await _topic_name(context, message, chat.id, thread_id)
     current, created = await d.service.new_game(
-        chat.id, thread_id, person(user, seat, tr.lang), variant, chat.title or ""
+        chat.id, thread_id, person(user, seat, tr.lang), variant, chat.title or "", topic
     )
-    if not created:  # the lobby itself is posted by the delivery layer
-        shown, _ = await d.store.read_delivery(chat.id, thread_id, 0)
-        record = shown.value
-        pointer = None
-        if record is not None and record.game_id == current.match.id:
-            pointer = record.board.message_id or record.lobby_message_id
-        await api.send_text(
-            context.bot,
-            chat.id,
-            texts.refusal(tr, "game_running") + " " + tr("It is here ↑ (or /stop it)."),
-            thread_id=thread_id,
-            reply_to=pointer or message.message_id,
+    taken_over = created and current.match.lobby_rev > 0  # a new lobby has revision 0
+    if created and not taken_over:
+        return  # the lobby itself is posted by the delivery layer
+    shown, _ = await d.store.read_delivery(chat.id, thread_id, 0)
+    record = shown.value
+    pointer = None
+    if record is not None and record.game_id == current.match.id:
+        pointer = record.board.message_id or record.lobby_message_id
+    if taken_over:
+        text = tr("Nobody pressed anything in this lobby for a while: it is yours now ↑.")
+    else:
+        text = await _running_here(context, current.match, user.id, tr)
+    await api.send_text(
+        context.bot, chat.id, text, thread_id=thread_id, reply_to=pointer or message.message_id
+    )
+
+
+async def _running_here(
+    context: ContextTypes.DEFAULT_TYPE, match: Match, user_id: int, tr: Translator
+) -> str:
+    """/newgame where a game is under way: what this user can do about it."""
+    if user_id == match.creator_id or await is_admin(context, match.chat_id, user_id):
+        return texts.refusal(tr, "game_running") + " " + tr("It is here ↑ (or /stop it).")
+    if match.status == "lobby":
+        minutes = endings.whole_minutes(deps(context).settings.lobby_takeover_seconds)
+        text = tr(
+            "A lobby is open here ↑: join it. If nobody presses anything in it for "
+            "{minutes} min, /newgame hands it to you."
         )
+        return text.format(minutes=minutes)
+    return tr(
+        "A game is being played here ↑. Wait for its end, or ask its creator or an admin "
+        "to /stop it."
+    )
+
+
+async def _topic_name(
+    context: ContextTypes.DEFAULT_TYPE, message: Message, chat_id: int, thread_id: int | None
+) -> str:
+    """The forum topic's name: as last announced, else from the topic's first message
+    (every message in a topic answers it, unless it answers another one)."""
+    if thread_id is None:
+        return ""
+    stored = await deps(context).store.topic_name(chat_id, thread_id)
+    if stored:
+        return stored
+    root = message.reply_to_message
+    created = root.forum_topic_created if root is not None else None
+    return created.name if created is not None else ""
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     asked = context.args[0].lower() if context.args else ""
-    variant = asked if asked in VARIANTS else "fives"
+    variant = rulebook.opening_variant(asked, await _chat_variant(update, context))
     # Each way of asking is repeated on its own (a few: the variants, none, another word):
     # a rules message's buttons may have switched it to another game since.
     way = asked if asked in VARIANTS or not asked else "?"
     text, markup = rulebook.text(tr.lang, variant), keyboards.rules(variant, tr)
     await repeats.answer(update, context, tr, f"rules:{way}", text, markup)
+
+
+async def _chat_variant(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | None:
+    """The game stored for this chat (and topic), if one can be read."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or not is_group(chat):
+        return None
+    try:
+        current = await deps(context).service.current(chat.id, thread_of(message))
+    except BrokenGameError:
+        return None
+    return None if current is None else current.match.variant
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -133,8 +184,8 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     try:
         current = await deps(context).service.current(chat.id, thread_of(message))
-    except BrokenGameError:
-        text = texts.refusal(tr, "broken_game")
+    except BrokenGameError as broken:
+        text = texts.refusal(tr, broken.code)
     else:
         if current is None or current.game is None:
             lobby = current is not None and current.match.status == "lobby"
@@ -153,7 +204,12 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     thread_id = thread_of(message)
     try:
         stored = await d.service.current(chat.id, thread_id)
+    except GameLostError:
+        await refuse(update, tr, "game_lost")  # set aside just now: nothing left to stop
+        return
     except BrokenGameError:
+        # A newer release's game (a rolling deploy that was rolled back, say): an admin
+        # may clear it.
         if is_group(chat) and not await is_admin(context, chat.id, user.id):
             await refuse(update, tr, "creator_or_admin_only")
             return
@@ -189,8 +245,10 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if current.match.status == "lobby":
         await reply(update, tr("You left the lobby."))
+    elif current.match.ended == "everyone_left":
+        await reply(update, tr("Everyone left the game — it is over."))
     else:
-        await reply(update, tr("The computer plays your seat now."))
+        await reply(update, tr("The computer plays your seat until this game ends."))
 
 
 async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -215,7 +273,7 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             points=line.points,
         )
         if line.best_record is not None:
-            row += " · " + tr("best fives record {record}").format(record=line.best_record)
+            row += " · " + tr("best fives record {record}").format(record=signed(line.best_record))
         rows.append(row)
     await repeats.answer(update, context, tr, "stats", "\n".join(rows))
 

@@ -49,7 +49,9 @@ def _clean(text: object) -> str:
         return ""
     kept = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
     line = " ".join(kept.split())
-    visible = any(ch not in _BLANK and unicodedata.category(ch) != "Cf" for ch in line)
+    visible = any(
+        not ch.isspace() and ch not in _BLANK and unicodedata.category(ch) != "Cf" for ch in line
+    )
     return line if visible else ""
 
 

@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     error = context.error
     if isinstance(error, BrokenGameError):
-        code = "broken_game"
+        code = error.code
     elif isinstance(error, ConflictError):
         code = "busy"
     elif isinstance(error, RedisError | OSError):

@@ -10,7 +10,7 @@ from bot.render import sprites, theme
 from bot.render.draw import check, felt, length, text
 from bot.render.fonts import font, wrap
 from bot.render.layout import BOARD_HEIGHT, BOARD_WIDTH, BoardLayout, board_layout
-from bot.render.picture import Picture, encode
+from bot.render.picture import BOARD_QUALITY, Picture, encode
 from bot.render.words import (
     ARROWS,
     Translate,
@@ -20,6 +20,7 @@ from bot.render.words import (
     identity,
     player_name,
     recent_actions,
+    round_end_points,
     round_end_words,
     scores,
     signed,
@@ -43,12 +44,12 @@ COUNT_SIZES = (40, 36, 32, 28, 24)
 
 def render_board(view: SeatView, tr: Translate = identity) -> Picture:
     """The table as everyone sees it, with whose turn it is, scores and the count."""
-    return encode(draw_board(view, tr), "board")
+    return encode(draw_board(view, tr), "board", BOARD_QUALITY)
 
 
 def draw_board(view: SeatView, tr: Translate = identity) -> Image.Image:
     canvas = _background().copy()
-    layout = board_layout(view.table)
+    layout = board_layout(view.table, lanes=view.variant == "twolane")
     if view.variant == "twolane" and layout.center is not None:
         _draw_lanes(canvas, layout, tr)
     _draw_tiles(canvas, layout)
@@ -87,7 +88,8 @@ def _draw_tiles(canvas: Image.Image, layout: BoardLayout) -> None:
         sprite = sprites.tile(box.first, box.second, box.vertical, long, hub=box.hub)
         sprite.paste(canvas, box.x, box.y)
     for mark in layout.marks:
-        sprites.end_mark(mark.end, mark_size(layout.tile)).paste(canvas, mark.x, mark.y)
+        # The arrow points the way the next tile goes (after a corner, not the end's name).
+        sprites.end_mark(mark.direction, mark_size(layout.tile)).paste(canvas, mark.x, mark.y)
 
 
 def _draw_lanes(canvas: Image.Image, layout: BoardLayout, tr: Translate) -> None:
@@ -170,6 +172,8 @@ def _draw_empty_table(canvas: Image.Image, view: SeatView, tr: Translate) -> Non
     if parts:
         line = "   ".join(parts)
         text(canvas, (cx, y + 50), line, 32, theme.GOLD, True, "ms", BOARD_WIDTH - 80)
+    for number, note in enumerate(round_end_points(tr, view, last), start=2):
+        text(canvas, (cx, y + 50 * number), note, 28, theme.TEXT, False, "ms", BOARD_WIDTH - 80)
 
 
 def _draw_panel(canvas: Image.Image, view: SeatView, tr: Translate, top: int) -> None:
@@ -241,6 +245,10 @@ def _draw_status(
         line = tr("Winner: {names}").format(names=winner_names(tr, view))
         text(canvas, (left, y), line, 32, bold=True, width=width)
         y += 58
+        reason = round_end_words(tr, view, last.end, last.out) if last else ""
+        if reason:
+            text(canvas, (left, y), reason, 28, width=width)
+            y += 40
     elif view.turn is None and last is not None and last.number == view.round_number:
         heading = tr("Round {number} is over").format(number=last.number)
         text(canvas, (left, y), heading, 40, theme.GOLD, True, width=width)
@@ -253,6 +261,10 @@ def _draw_status(
         line = tr("Turn: {name}").format(name=player_name(tr, view, view.turn))
         text(canvas, (left, y), line, 42, theme.TURN, True, width=width)
         y += 66
+    if view.turn is None and last is not None and last.number == view.round_number:
+        for note in round_end_points(tr, view, last):  # who got what for the round's end
+            text(canvas, (left, y), note, 26, theme.GOLD, width=width)
+            y += 38
     if view.variant != "twolane" and view.table.opening is not None:
         y = _draw_count(canvas, view, tr, left, y, width)
     for action in recent_actions(view, 2 if y < top + 200 else 1):

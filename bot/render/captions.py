@@ -14,8 +14,11 @@ from bot.render.words import (
     action_points,
     action_words,
     count_sum,
+    final_legend,
     identity,
+    localized_name,
     recent_actions,
+    round_end_points,
     round_end_words,
     signed,
     variant_title,
@@ -31,11 +34,18 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
     lines = [f"<b>{escape(_heading(view, tr))}</b>"]
     last = view.last_round
     if view.table.opening is None and last is not None and last.number == view.round_number - 1:
-        # A round just dealt: how the one before it ended.
+        # A round just dealt: how the one before it ended, and who got what for it.
         heading = escape(tr("Round {number} is over").format(number=last.number))
         reason = _round_end(view, tr, last.end, last.out)
         lines.append(heading + (f" · {reason}" if reason else ""))
+        lines.extend(_round_points(view, tr))
     lines.append(_state(view, tr))
+    if last is not None and last.number == view.round_number and view.turn is None:
+        if view.over:  # the last round: why it ended, under the winner
+            reason = _round_end(view, tr, last.end, last.out)
+            if reason:
+                lines.append(reason)
+        lines.extend(_round_points(view, tr))
     if view.table.ends:
         ends = " · ".join(f"{EMOJI_ARROWS[end]} {value}" for end, value in view.table.ends)
         lines.append(ends)
@@ -48,13 +58,13 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
         what = action_words(tr, view, action, EMOJI_ARROWS)
         points = action_points(view, action)
         lines.append(
-            f"{_name(view, action.seat)}: {escape(what)}" + (f" ({points})" if points else "")
+            f"{_name(view, action.seat, tr)}: {escape(what)}" + (f" ({points})" if points else "")
         )
     score = tr("Penalties") if view.variant == "twolane" else tr("Points")
     for seat in range(len(view.players)):
         marker = "▶ " if seat == view.turn else ""
         lines.append(
-            f"{marker}{_name(view, seat)} — {escape(score)}: {view.totals[seat]}, "
+            f"{marker}{_name(view, seat, tr)} — {escape(score)}: {view.totals[seat]}, "
             f"{escape(tr('Tiles'))}: {view.hand_sizes[seat]}"
         )
     if view.variant != "twolane" or view.boneyard_size:
@@ -68,7 +78,7 @@ def final_text(view: SeatView, tr: Translate = identity) -> str:
     heading = tr("Game over") if standings.finished else tr("Standings")
     lines = [f"<b>{escape(heading)}</b> · {escape(variant_title(tr, view.variant))}"]
     if standings.winners:
-        winners = ", ".join(_name(view, seat) for seat in standings.winners)
+        winners = ", ".join(_name(view, seat, tr) for seat in standings.winners)
         line = escape(tr("Winner: {names}")).format(names=winners)
         if standings.record is not None:
             line += " · " + escape(tr("Record: {points}").format(points=signed(standings.record)))
@@ -76,13 +86,16 @@ def final_text(view: SeatView, tr: Translate = identity) -> str:
     score = tr("Penalties") if view.variant == "twolane" else tr("Points")
     order = sorted(range(len(view.players)), key=lambda s: (standings.places[s], s))
     for seat in order:
-        line = (
-            f"{standings.places[seat]}. {_name(view, seat)} — {escape(score)}: {view.totals[seat]}"
-        )
+        name = _name(view, seat, tr)
+        line = f"{standings.places[seat]}. {name} — {escape(score)}: {view.totals[seat]}"
+        if view.variant == "twolane" and seat in view.out:
+            line += " ✓"
         if seat in standings.losers:
             line += f" · {escape(tr('Lost'))}"
         lines.append(line)
-    lines.append(escape(tr("Rounds played: {count}").format(count=len(view.finished_rounds))))
+    if view.variant != "twolane":
+        lines.append(escape(tr("Rounds played: {count}").format(count=len(view.finished_rounds))))
+    lines.extend(escape(note) for note in final_legend(view, tr))
     return _limit(lines)
 
 
@@ -98,7 +111,7 @@ def _heading(view: SeatView, tr: Translate) -> str:
 def _state(view: SeatView, tr: Translate) -> str:
     last = view.last_round
     if view.over:
-        winners = ", ".join(_name(view, seat) for seat in view.standings.winners)
+        winners = ", ".join(_name(view, seat, tr) for seat in view.standings.winners)
         return f"<b>{escape(tr('Game over'))}</b> · " + escape(tr("Winner: {names}")).format(
             names=winners
         )
@@ -107,19 +120,24 @@ def _state(view: SeatView, tr: Translate) -> str:
         reason = _round_end(view, tr, last.end, last.out)
         return f"<b>{heading}</b>" + (f" · {reason}" if reason else "")
     if view.turn is not None:
-        return escape(tr("Turn: {name}")).format(name=f"<b>{_name(view, view.turn)}</b>")
+        return escape(tr("Turn: {name}")).format(name=f"<b>{_name(view, view.turn, tr)}</b>")
     return ""
 
 
 def _round_end(view: SeatView, tr: Translate, end: str, out: int | None) -> str:
-    if end == "blocked" or out is None:
-        return escape(round_end_words(tr, view, end, out))
-    return escape(tr("{name} went out")).format(name=_name(view, out))
+    return round_end_words(tr, view, end, out, lambda seat: _name(view, seat, tr), escape)
 
 
-def _name(view: SeatView, seat: int) -> str:
+def _round_points(view: SeatView, tr: Translate) -> list[str]:
+    last = view.last_round
+    if last is None:
+        return []
+    return round_end_points(tr, view, last, lambda seat: _name(view, seat, tr), escape)
+
+
+def _name(view: SeatView, seat: int, tr: Translate) -> str:
     """A seat's name as typed (emoji are fine in captions), shortened and escaped."""
-    name = " ".join(view.players[seat].split()) or "?"
+    name = " ".join(localized_name(tr, view.players[seat]).split()) or "?"
     if len(name) > NAME_LIMIT:
         name = name[: NAME_LIMIT - 1].rstrip() + "…"
     return escape(name, quote=False)

@@ -7,13 +7,22 @@ from PIL import Image, ImageDraw
 from bot.render import sprites, theme
 from bot.render.draw import check, felt, length, text
 from bot.render.picture import Picture, encode
-from bot.render.words import Translate, identity, player_name, signed, variant_title, winner_names
+from bot.render.words import (
+    Translate,
+    final_legend,
+    identity,
+    player_name,
+    signed,
+    variant_title,
+    winner_names,
+)
 from engine.view import SeatView
 
 WIDTH = 1280
 TOP = 300
 ROW = 100
 BOTTOM = 110
+LEGEND_LINE = 44  # each note under the table that explains a mark
 
 
 def render_final(view: SeatView, tr: Translate = identity) -> Picture:
@@ -27,7 +36,8 @@ def final_order(view: SeatView) -> list[int]:
 
 
 def draw_final(view: SeatView, tr: Translate = identity) -> Image.Image:
-    height = TOP + ROW * len(view.players) + BOTTOM
+    legend = final_legend(view, tr)
+    height = TOP + ROW * len(view.players) + BOTTOM + LEGEND_LINE * len(legend)
     canvas = felt(WIDTH, height).copy()
     draw = ImageDraw.Draw(canvas)
     standings = view.standings
@@ -54,8 +64,14 @@ def draw_final(view: SeatView, tr: Translate = identity) -> Image.Image:
     for seat in final_order(view):
         _draw_row(canvas, draw, view, tr, seat, y, score_x, tiles_x if twolane else None)
         y += ROW
-    footer = tr("Rounds played: {count}").format(count=len(view.finished_rounds))
-    text(canvas, (WIDTH // 2, height - 44), footer, 30, theme.TEXT_DIM, anchor="ms")
+    y = TOP + ROW * len(view.players) + 66
+    if not twolane:  # a twolane game is a single round
+        footer = tr("Rounds played: {count}").format(count=len(view.finished_rounds))
+        text(canvas, (WIDTH // 2, y), footer, 30, theme.TEXT_DIM, anchor="ms", width=WIDTH - 80)
+        y += LEGEND_LINE
+    for note in legend:
+        text(canvas, (WIDTH // 2, y), note, 26, theme.TEXT_DIM, anchor="ms", width=WIDTH - 80)
+        y += LEGEND_LINE
     return canvas
 
 

@@ -6,13 +6,16 @@ are filled in after translation. `MESSAGES` lists every id used here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
+from bot.i18n import LANGUAGES, translator
 from bot.render.fonts import printable
 from engine.tiles import End
 from engine.variants import ruleset
-from engine.view import SeatView
+from engine.view import RoundSummary, SeatView
 
 Translate = Callable[[str], str]
 
@@ -24,6 +27,21 @@ def identity(message: str) -> str:
 
 def N_(message: str) -> str:
     return message
+
+
+def plural(tr: Translate, singular: str, many: str, count: int) -> str:
+    """The form of a message for `count` (gettext's ngettext when `tr` has it)."""
+    forms = getattr(tr, "n", None)
+    if callable(forms):
+        return str(forms(singular, many, count))
+    return tr(singular if count == 1 else many)
+
+
+def N_plural(singular: str, many: str) -> tuple[str, str]:
+    return singular, many
+
+
+COMPUTER_NAME = N_("Computer {number}")
 
 
 VARIANT_TITLES = {
@@ -54,6 +72,9 @@ MESSAGES: tuple[str, ...] = (
     N_("Round {number} is over"),
     N_("{name} went out"),
     N_("Blocked"),
+    N_("Nobody scores: the fewest pips are shared"),
+    N_("Nobody passed: no penalties"),
+    N_("Out of tiles: {names}"),
     N_("Winner: {names}"),
     N_("Player {number}"),
     N_("Your tiles"),
@@ -64,7 +85,37 @@ MESSAGES: tuple[str, ...] = (
     N_("Record: {points}"),
     N_("Lost"),
     N_("Rounds played: {count}"),
+    N_("passed, penalty"),
+    N_("Record: the winner's points minus everyone else's"),
+    N_("Lost: the fewest points when someone reached 51"),
+    N_("✓ ran out of tiles"),
+    N_("Places: the fewest penalties first; between equals, who ran out of tiles earlier"),
 )
+
+# Messages with plural forms: (singular, plural) ids, each used with a count.
+PLURALS: tuple[tuple[str, str], ...] = (
+    N_plural("{name}: +{points} point for going out", "{name}: +{points} points for going out"),
+    N_plural(
+        "{name}: +{points} point, the fewest points", "{name}: +{points} points, the fewest points"
+    ),
+    N_plural(
+        "{name}: +{points} point ({pips} pips in the other hands ÷ 5)",
+        "{name}: +{points} points ({pips} pips in the other hands ÷ 5)",
+    ),
+    N_plural(
+        "{name}: +{points} point, the fewest pips ({pips} in the other hands ÷ 5)",
+        "{name}: +{points} points, the fewest pips ({pips} in the other hands ÷ 5)",
+    ),
+    N_plural("{name} reached {points} point", "{name} reached {points} points"),
+    N_plural(
+        "{name}: {count} pass, +{points} penalty points",
+        "{name}: {count} passes, +{points} penalty points",
+    ),
+    N_plural("drew {count} tile", "drew {count} tiles"),
+)
+# Every id a picture or caption may ask `tr` for: a `tr` without plural forms is
+# asked the singular or the plural id itself.
+MESSAGES += tuple(form for pair in PLURALS for form in pair)
 
 
 def variant_title(tr: Translate, variant: str) -> str:
@@ -73,8 +124,26 @@ def variant_title(tr: Translate, variant: str) -> str:
 
 def player_name(tr: Translate, view: SeatView, seat: int) -> str:
     """A seat's name as the fonts can draw it (a fallback if nothing is left)."""
-    name = printable(view.players[seat])
+    name = printable(localized_name(tr, view.players[seat]))
     return name or tr("Player {number}").format(number=seat + 1)
+
+
+@cache
+def _computer_name_pattern() -> re.Pattern[str]:
+    """«Computer 2», «Компьютер 2»: a computer's name in any of the bot's languages."""
+    words = {translator(lang)(COMPUTER_NAME).partition("{number}")[0] for lang in LANGUAGES}
+    words.add(COMPUTER_NAME.partition("{number}")[0])
+    choices = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?:{choices})(\d{{1,2}})")
+
+
+def localized_name(tr: Translate, name: str) -> str:
+    """A computer player's name in the chat's language now (it was named in the lobby's,
+    and the chat may have switched language since); any other name as it is."""
+    found = _computer_name_pattern().fullmatch(name)
+    if found is None:
+        return name
+    return tr(COMPUTER_NAME).format(number=found.group(1))
 
 
 def end_of(text: str) -> End | None:
@@ -116,12 +185,15 @@ def recent_actions(view: SeatView, limit: int = 2) -> list[Action]:
 def action_words(
     tr: Translate, view: SeatView, action: Action, arrows: dict[End, str] = ARROWS
 ) -> str:
-    """«drew a tile ×3», «passed», «5:3 →», without the name."""
+    """«drew 3 tiles», «passed», «5:3 →», without the name."""
     if action.text == "draw":
-        words = tr("drew a tile")
-        return f"{words} ×{action.times}" if action.times > 1 else words
+        if action.times > 1:
+            return plural(tr, "drew {count} tile", "drew {count} tiles", action.times).format(
+                count=action.times
+            )
+        return tr("drew a tile")
     if action.text == "pass":
-        return tr("passed")
+        return tr("passed, penalty") if ruleset(view.variant).pass_penalty else tr("passed")
     return play_words(action.text, arrows)
 
 
@@ -145,13 +217,137 @@ def scores(terms: tuple[int, ...]) -> bool:
     return total > 0 and total % 5 == 0
 
 
-def round_end_words(tr: Translate, view: SeatView, end: str, out: int | None) -> str:
-    """Why a round ended: «Андрей went out», «Blocked»."""
+def round_end_words(
+    tr: Translate,
+    view: SeatView,
+    end: str,
+    out: int | None,
+    name_of: Callable[[int], str] | None = None,
+    markup: Callable[[str], str] = identity,
+) -> str:
+    """Why a round ended: «Андрей went out», «Blocked», «Андрей reached 51 points».
+
+    `name_of` writes a seat's name (the picture's by default) and `markup` the
+    message around it (captions escape it for HTML).
+    """
+    name = name_of or (lambda seat: player_name(tr, view, seat))
+    if view.variant == "twolane" and view.out and end != "target":
+        outs = markup(tr("Out of tiles: {names}")).format(
+            names=", ".join(name(seat) for seat in view.out)
+        )
+        return markup(tr("Blocked")) + " · " + outs if end == "blocked" else outs
     if end == "blocked":
-        return tr("Blocked")
+        return markup(tr("Blocked"))
+    if end == "target" and view.standings.winners:
+        seat = view.standings.winners[0]
+        points = view.totals[seat]
+        message = plural(
+            tr, "{name} reached {points} point", "{name} reached {points} points", points
+        )
+        return markup(message).format(name=name(seat), points=points)
     if out is not None:
-        return tr("{name} went out").format(name=player_name(tr, view, out))
+        return markup(tr("{name} went out")).format(name=name(out))
     return ""
+
+
+def round_end_points(
+    tr: Translate,
+    view: SeatView,
+    summary: RoundSummary,
+    name_of: Callable[[int], str] | None = None,
+    markup: Callable[[str], str] = identity,
+) -> list[str]:
+    """What each player got at the round's end, and for what: one line per player.
+
+    fives: +2 for going out, or +1 to the fewest points on a block; muggins: the
+    other hands' pips ÷ 5 (rounded down) to who went out, or to the fewest pips on
+    a block; twolane: 10 penalty points per pass.
+    """
+    name = name_of or (lambda seat: player_name(tr, view, seat))
+
+    def line(singular: str, many: str, seat: int, points: int, **more: int) -> str:
+        message = markup(plural(tr, singular, many, points))
+        return message.format(name=name(seat), points=points, **more)
+
+    rules = ruleset(view.variant)
+    if rules.penalty_scoring:
+        lines = []
+        for seat, penalty in enumerate(summary.penalties):
+            if penalty and rules.pass_penalty:
+                passes = penalty // rules.pass_penalty
+                message = markup(
+                    plural(
+                        tr,
+                        "{name}: {count} pass, +{points} penalty points",
+                        "{name}: {count} passes, +{points} penalty points",
+                        passes,
+                    )
+                )
+                lines.append(message.format(name=name(seat), count=passes, points=penalty))
+        return lines or [markup(tr("Nobody passed: no penalties"))]
+    if summary.end == "target":
+        return []  # muggins: 51 cut the round short, before any end-of-round points
+    if view.variant == "fives":
+        if summary.end == "out" and summary.out is not None:
+            bonus = rules.round_end_points(list(map(list, summary.hands_left)), [], summary.out)
+            return [
+                line(
+                    "{name}: +{points} point for going out",
+                    "{name}: +{points} points for going out",
+                    seat,
+                    points,
+                )
+                for seat, points in enumerate(bonus)
+                if points
+            ]
+        # A block gives 1 to the fewest points. Every point a fives play scores is
+        # even (2 for the first double, 4 for the fives), so the odd ones are the block's.
+        return [
+            line(
+                "{name}: +{points} point, the fewest points",
+                "{name}: +{points} points, the fewest points",
+                seat,
+                1,
+            )
+            for seat, points in enumerate(summary.points)
+            if points % 2
+        ]
+    # muggins: one player scores the other hands' pips ÷ 5, as the engine counts them.
+    hands = [list(hand) for hand in summary.hands_left]
+    pips = [sum(t.pips for t in hand) for hand in hands]
+    scorer = summary.out if summary.end == "out" else None
+    if summary.end == "blocked":
+        holders = [seat for seat, held in enumerate(pips) if held == min(pips)]
+        if len(holders) > 1:
+            return [markup(tr("Nobody scores: the fewest pips are shared"))]
+        scorer = holders[0]
+    if scorer is None:
+        return []
+    points = rules.round_end_points(hands, list(view.totals), summary.out)[scorer]
+    others = sum(pips) - pips[scorer]
+    if summary.end == "out":
+        singular = "{name}: +{points} point ({pips} pips in the other hands ÷ 5)"
+        many = "{name}: +{points} points ({pips} pips in the other hands ÷ 5)"
+    else:
+        singular = "{name}: +{points} point, the fewest pips ({pips} in the other hands ÷ 5)"
+        many = "{name}: +{points} points, the fewest pips ({pips} in the other hands ÷ 5)"
+    return [line(singular, many, scorer, points, pips=others)]
+
+
+def final_legend(view: SeatView, tr: Translate) -> list[str]:
+    """What the final table's marks mean, for the marks it shows."""
+    standings = view.standings
+    lines = []
+    if standings.record is not None:
+        lines.append(tr("Record: the winner's points minus everyone else's"))
+    if standings.losers:
+        lines.append(tr("Lost: the fewest points when someone reached 51"))
+    if view.variant == "twolane" and view.out:
+        lines.append(tr("✓ ran out of tiles"))
+        lines.append(
+            tr("Places: the fewest penalties first; between equals, who ran out of tiles earlier")
+        )
+    return lines
 
 
 def winner_names(tr: Translate, view: SeatView) -> str:

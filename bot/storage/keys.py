@@ -33,6 +33,10 @@ class Keys:
         """What a seat's private hand message shows (the delivery layer's)."""
         return f"{self._chat(chat_id)}:hand:{thread_id or 0}:{seat}"
 
+    def broken(self, chat_id: int, thread_id: int | None) -> str:
+        """A game that could not be read, set aside (for a look by hand) so a new one can start."""
+        return f"{self._chat(chat_id)}:broken:{thread_id or 0}"
+
     def last_record(self, chat_id: int, thread_id: int | None) -> str:
         """The record of the last finished game, for /export."""
         return f"{self._chat(chat_id)}:record:{thread_id or 0}"
@@ -46,6 +50,10 @@ class Keys:
 
     def chat_language(self, chat_id: int) -> str:
         return f"{self._chat(chat_id)}:lang"
+
+    def topic(self, chat_id: int, thread_id: int) -> str:
+        """A forum topic's name, as its last forum_topic_created / _edited said."""
+        return f"{self._chat(chat_id)}:topic:{thread_id}"
 
     def user(self, user_id: int) -> str:
         return f"{self.prefix}:{{u{user_id}}}:user"

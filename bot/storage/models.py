@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 Variant = Literal["fives", "muggins", "twolane"]
 Status = Literal["lobby", "playing", "over", "cancelled"]
 Level = Literal["easy", "strong"]
+# How a cancelled match ended (a finished one is "over"): what every message of it says.
+Ending = Literal["stopped", "bot_removed", "everyone_left", "idle", "silence"]
 
 MATCH_FORMAT = 2  # 1: the single `ChatGame` record of the first release
 NOTES_KEPT = 20  # events kept for board captions; older ones are dropped
@@ -31,6 +33,7 @@ class Seat(BaseModel):
     level: Level = "strong"  # the computer's strength when it plays this seat
     lang: str = "ru"  # the language of this player's private messages
     computer: bool = False  # played by the computer (from the start, or after /leave etc.)
+    left: bool = False  # its person gave it up with /leave (no win is credited to him)
     missed: int = 0  # turns in a row the deadline played for him
     hand_requests: int = 0  # "My tiles" presses: each one asks for the hand as a new message
 
@@ -55,7 +58,7 @@ class Match(BaseModel):
     creator_name: str = ""
     seats: list[Seat] = Field(default_factory=list)
     target: int | None = None  # fives only; None: the rules' default
-    turn_seconds: int = 90
+    turn_seconds: int = 90  # 0: no clock (bot.game.options.NO_CLOCK)
     seed: int = 0
     lobby_rev: int = 0  # +1 on every change the lobby message shows
     chat_title: str = ""
@@ -64,6 +67,10 @@ class Match(BaseModel):
     notes_dropped: int = 0  # notes removed from the front: notes[i] is event number dropped + i
     deadline: float | None = None  # when the seat to act is played for (computer or timeout)
     engine: str | None = None  # engine.pack() of the game once it started
+    ended: Ending | None = None  # why a cancelled match ended
+    stopped_by: str = ""  # who confirmed /stop (named in the messages that say so)
+    topic: str = ""  # the forum topic's name, for private messages of a topic's game
+    lobby_touched: float | None = None  # the last change to the lobby (idle lobbies close)
 
     @property
     def active(self) -> bool:
@@ -142,6 +149,7 @@ class HandDelivery(BaseModel):
     shows: str = ""  # what the message shows (see bot.delivery.plan.hand_want)
     live: bool = False  # it carries buttons
     requests_seen: int = 0  # the seat's "My tiles" requests answered
+    reminded: str = ""  # the turn (HandWant.turn) whose one reminder was sent
     stale: list[int] = Field(default_factory=list)  # our messages that may still have buttons
     uncertain_after: int | None = None  # a send timed out: later ids may be copies of it
     known_max: int = 0  # the highest message id seen in this private chat

@@ -19,7 +19,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
@@ -30,6 +30,7 @@ from redis.asyncio import Redis
 from bot import metrics
 from bot.storage import scripts
 from bot.storage.keys import Keys
+from bot.storage.legacy import ChatGame, UnreadableLegacy, first_release, split
 from bot.storage.models import (
     MATCH_FORMAT,
     GroupDelivery,
@@ -50,6 +51,8 @@ RECORD_TTL = 90 * DAY
 STATS_TTL = 365 * DAY
 USER_TTL = 365 * DAY
 MAX_ATTEMPTS = 25
+BROKEN_TTL = 30 * DAY  # a game set aside as unreadable, kept for a look by hand
+UPGRADE_ATTEMPTS = 3
 COUNTED_KEPT = 50  # ids of a chat's last games remembered as counted in the stats
 
 
@@ -58,7 +61,36 @@ class StoreError(Exception):
 
 
 class BrokenGameError(StoreError):
-    """The stored game cannot be read (corrupted or from an incompatible version)."""
+    """The stored game cannot be read (corrupted or from an incompatible version).
+
+    `raw`: the bytes that could not be read (None if not known), so that exactly
+    those can be set aside. `code`: what the people in the chat are told.
+    """
+
+    code = "broken_game"
+
+    def __init__(self, message: str, raw: bytes | None = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class NewerGameError(BrokenGameError):
+    """The stored game is of a newer release (a rolling deploy): left for its processes."""
+
+    code = "newer_game"
+
+
+class GameLostError(BrokenGameError):
+    """The stored game could not be read and was set aside: the chat may start a new one."""
+
+    code = "game_lost"
+
+
+class _FirstRelease(Exception):
+    """A first-release record (format 1): upgraded in place, then read again."""
+
+    def __init__(self, old: ChatGame, raw: bytes) -> None:
+        self.old, self.raw = old, raw
 
 
 class ConflictError(StoreError):
@@ -109,12 +141,17 @@ class Store:
         self._budget_restamp = redis.register_script(scripts.BUDGET_RESTAMP)
         self._stats_add = redis.register_script(scripts.STATS_ADD)
         self._delete_if_same = redis.register_script(scripts.DELETE_IF_SAME)
+        self._upgrade = redis.register_script(scripts.UPGRADE)
+        self._set_aside = redis.register_script(scripts.SET_ASIDE)
 
     # -- records -----------------------------------------------------------------
 
     async def read_match(self, chat_id: int, thread_id: int | None) -> Stored[Match]:
-        raw = await self.redis.get(self.keys.game(chat_id, thread_id))
-        return Stored(parse_match(raw), _bytes(raw))
+        async def read() -> Stored[Match]:
+            raw = await self.redis.get(self.keys.game(chat_id, thread_id))
+            return Stored(parse_match(raw), _bytes(raw))
+
+        return await self._upgrading(chat_id, thread_id, read)
 
     async def load(self, chat_id: int, thread_id: int | None) -> Match | None:
         return (await self.read_match(chat_id, thread_id)).value
@@ -123,18 +160,63 @@ class Store:
         self, chat_id: int, thread_id: int | None
     ) -> tuple[Stored[Match], Stored[GroupDelivery]]:
         """The match and what its group messages show, in one round trip."""
-        match, group = await self.redis.mget(
-            self.keys.game(chat_id, thread_id), self.keys.group(chat_id, thread_id)
-        )
-        return Stored(parse_match(match), _bytes(match)), _delivery(GroupDelivery, group)
+
+        async def read() -> tuple[Stored[Match], Stored[GroupDelivery]]:
+            match, group = await self.redis.mget(
+                self.keys.game(chat_id, thread_id), self.keys.group(chat_id, thread_id)
+            )
+            return Stored(parse_match(match), _bytes(match)), _delivery(GroupDelivery, group)
+
+        return await self._upgrading(chat_id, thread_id, read)
 
     async def read_hand(
         self, chat_id: int, thread_id: int | None, seat: int
     ) -> tuple[Stored[Match], Stored[HandDelivery]]:
-        match, hand = await self.redis.mget(
-            self.keys.game(chat_id, thread_id), self.keys.hand(chat_id, thread_id, seat)
-        )
-        return Stored(parse_match(match), _bytes(match)), _delivery(HandDelivery, hand)
+        async def read() -> tuple[Stored[Match], Stored[HandDelivery]]:
+            match, hand = await self.redis.mget(
+                self.keys.game(chat_id, thread_id), self.keys.hand(chat_id, thread_id, seat)
+            )
+            return Stored(parse_match(match), _bytes(match)), _delivery(HandDelivery, hand)
+
+        return await self._upgrading(chat_id, thread_id, read)
+
+    async def _upgrading(
+        self, chat_id: int, thread_id: int | None, read: Callable[[], Awaitable[T]]
+    ) -> T:
+        """`read()`, after writing a first-release record it meets as this release's."""
+        for _ in range(UPGRADE_ATTEMPTS):
+            try:
+                return await read()
+            except _FirstRelease as found:
+                await self._upgrade_first_release(chat_id, thread_id, found)
+        raise ConflictError(f"chat {chat_id}: the first-release record kept changing")
+
+    async def _upgrade_first_release(
+        self, chat_id: int, thread_id: int | None, found: _FirstRelease
+    ) -> None:
+        lang = await self.chat_language(chat_id) or "ru"
+        try:
+            records = split(found.old, lang)
+        except UnreadableLegacy as exc:
+            raise BrokenGameError(str(exc), found.raw) from None
+        keys = [self.keys.game(chat_id, thread_id), self.keys.group(chat_id, thread_id)]
+        keys += [self.keys.hand(chat_id, thread_id, seat) for seat in range(len(records.hands))]
+        args: list[Any] = [found.raw, records.match.model_dump_json(), GAME_TTL]
+        args.append(records.group.model_dump_json())
+        args += ["" if hand is None else hand.model_dump_json() for hand in records.hands]
+        if await self._upgrade(keys=keys, args=args, client=self.redis):
+            log.info("chat %s: a first-release game %s upgraded", chat_id, found.old.id)
+
+    async def set_aside(self, chat_id: int, thread_id: int | None, raw: bytes) -> bool:
+        """Move an unreadable game (still exactly `raw`) out of the chat's way, with its
+        delivery records; False if it changed meanwhile (someone else moved it)."""
+        keys = [self.keys.game(chat_id, thread_id), self.keys.broken(chat_id, thread_id)]
+        keys += [self.keys.group(chat_id, thread_id)]
+        keys += [self.keys.hand(chat_id, thread_id, seat) for seat in range(4)]
+        moved = await self._set_aside(keys=keys, args=[raw, BROKEN_TTL], client=self.redis)
+        if moved:
+            await self.redis.zrem(self.keys.due(), self.keys.game(chat_id, thread_id))
+        return bool(moved)
 
     async def read_delivery(
         self, chat_id: int, thread_id: int | None, seats: int
@@ -328,6 +410,13 @@ class Store:
     async def set_chat_language(self, chat_id: int, lang: str) -> None:
         await self.redis.set(self.keys.chat_language(chat_id), lang, ex=STATS_TTL)
 
+    async def topic_name(self, chat_id: int, thread_id: int) -> str | None:
+        raw = await self.redis.get(self.keys.topic(chat_id, thread_id))
+        return None if raw is None else (raw.decode() if isinstance(raw, bytes) else str(raw))
+
+    async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
+        await self.redis.set(self.keys.topic(chat_id, thread_id), name, ex=STATS_TTL)
+
     async def user(self, user_id: int) -> UserPrefs:
         raw = await self.redis.get(self.keys.user(user_id))
         if raw is None:
@@ -456,17 +545,37 @@ async def backoff(attempt: int) -> None:
 
 
 def parse_match(raw: bytes | str | None) -> Match | None:
+    """The stored match; BrokenGameError if it cannot be read, NewerGameError if it is a
+    newer release's (never rewritten as ours), `_FirstRelease` for a format 1 record."""
     if raw is None:
         return None
     try:
         match = Match.model_validate_json(raw)
     except ValidationError as exc:
-        raise BrokenGameError(f"stored game is unreadable: {exc.error_count()} errors") from None
-    if match.format != MATCH_FORMAT:  # a newer release's record: never rewritten as ours
-        raise BrokenGameError(
-            f"stored game has format {match.format}; this release reads {MATCH_FORMAT}"
-        )
+        newer = _newer_format(raw)
+        if newer is not None:
+            raise NewerGameError(f"stored game has format {newer}", _bytes(raw)) from None
+        old = first_release(raw)
+        if old is not None:
+            raise _FirstRelease(old, _bytes(raw) or b"") from None
+        message = f"stored game is unreadable: {exc.error_count()} errors"
+        raise BrokenGameError(message, _bytes(raw)) from None
+    if match.format > MATCH_FORMAT:
+        raise NewerGameError(f"stored game has format {match.format}", _bytes(raw))
+    if match.format != MATCH_FORMAT:
+        message = f"stored game has format {match.format}; this release reads {MATCH_FORMAT}"
+        raise BrokenGameError(message, _bytes(raw))
     return match
+
+
+def _newer_format(raw: bytes | str) -> int | None:
+    """The format a record names, if it is a later one than this release's."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    found = data.get("format") if isinstance(data, dict) else None
+    return found if isinstance(found, int) and found > MATCH_FORMAT else None
 
 
 def _delivery(model: type[M], raw: bytes | str | None) -> Stored[M]:

@@ -19,7 +19,15 @@ END_LABELS = {
     End.N: "⬆️ {value}",
     End.S: "⬇️ {value}",
 }
+# A double's button in the several-doubles choice: «⬅️ 3:3», «2:2 ➡️».
+DOUBLE_LABELS = {
+    End.W: "⬅️ {tile}",
+    End.E: "{tile} ➡️",
+    End.N: "⬆️ {tile}",
+    End.S: "⬇️ {tile}",
+}
 ROW = 4  # tile buttons per row: readable on a phone
+HALF_WIDTH_LABEL = 18  # characters a button sharing its row with another shows on a phone
 
 
 def join_payload(game: Match) -> str:
@@ -56,8 +64,8 @@ def lobby(game: Match, tr: Translator, bot_username: str) -> InlineKeyboardMarku
     rows = [
         [InlineKeyboardButton(tr("🙋 Join"), url=join_url)],
         [
-            button(tr("🤖 + Easy computer"), LobbyAction.ADD_EASY),
-            button(tr("🤖 + Strong computer"), LobbyAction.ADD_STRONG),
+            button(tr("🤖 + Easy"), LobbyAction.ADD_EASY),
+            button(tr("🤖 + Strong"), LobbyAction.ADD_STRONG),
         ],
         options,
         [button(tr("🚪 Leave"), LobbyAction.LEAVE), button(tr("▶️ Start"), LobbyAction.START)],
@@ -172,14 +180,15 @@ def doubles(
             continue
         row = []
         for end in fits:
+            # A double fits only an end showing its own number: the arrow is enough.
             if chosen.get(tile) == end:
                 selection = [(t, e) for t, e in picked if t != tile]
-                label = f"✅ {tile} {END_LABELS[end].format(value=values[end])}"
+                label = f"✅ {DOUBLE_LABELS[end].format(tile=tile)}"
             elif tile in chosen or end in used_ends:
                 continue
             else:
                 selection = [*picked, (tile, end)]
-                label = f"{tile} {END_LABELS[end].format(value=values[end])}"
+                label = DOUBLE_LABELS[end].format(tile=tile)
             if len(selection) > 4:
                 continue
             row.append(_hand_button(game, view, cb.DOUBLES, label, cb.doubles_code(selection)))
@@ -187,7 +196,8 @@ def doubles(
             rows.append(row)
     last = [_hand_button(game, view, cb.BACK, tr("↩️ Back"))]
     if 2 <= len(picked) <= 4:
-        text = tr("Lay {count} doubles").format(count=len(picked))
-        last.append(_hand_button(game, view, cb.DOUBLES_PLAY, "▶️ " + text, cb.doubles_code(picked)))
+        count = len(picked)
+        text = tr.n("▶️ Lay {count} double", "▶️ Lay {count} doubles", count).format(count=count)
+        last.append(_hand_button(game, view, cb.DOUBLES_PLAY, text, cb.doubles_code(picked)))
     rows.append(last)
     return InlineKeyboardMarkup(rows)

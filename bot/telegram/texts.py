@@ -9,8 +9,10 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import N_, Translator
+from bot.render.words import EMOJI_ARROWS, localized_name, play_words
 from bot.storage.models import Match
-from engine import Doubles, MoveEntry, Play, SeatView
+from bot.telegram import clock_texts, endings
+from engine import Doubles, MoveEntry, Pass, Play, SeatView
 from engine.variants import ruleset
 
 VARIANT_NAMES = {
@@ -33,6 +35,16 @@ REFUSALS = {
     "need_players": N_("Two to four players are needed to start."),
     "need_human": N_("At least one person must play."),
     "seat_is_computer": N_("The computer plays your seat now."),
+    "already_left": N_("You have already left this game; the computer plays your seat."),
+    "seat_taken_over": N_(
+        "The computer plays your seat until this game ends: it cannot be taken back. "
+        "Join the next game!"
+    ),
+    "bot_removed": N_("I was removed from that group, so its game was cut short."),
+    "lobby_closed": N_(
+        "That lobby was closed: nobody pressed anything for a long while. "
+        "Start a new one with /newgame."
+    ),
     "no_game": N_("There is no game here. Start one with /newgame."),
     "not_your_turn": N_("It is not your turn."),
     "not_in_hand": N_("You do not have that tile."),
@@ -56,6 +68,14 @@ REFUSALS = {
     "private_only": N_("This works in a private chat with me."),
     "group_only": N_("Start games in a group chat: add me to a group and type /newgame there."),
     "broken_game": N_("This chat's saved game is damaged. Use /stop to clear it."),
+    "game_lost": N_(
+        "The saved game of this chat could not be read, so it was closed. "
+        "Start a new one with /newgame."
+    ),
+    "newer_game": N_(
+        "This chat's game is run by a newer version of the bot that is being rolled out. "
+        "Please try again in a minute."
+    ),
     "busy": N_("Too many players pressed at once. Please try again."),
     "storage_down": N_("The game storage is not answering. Please try again in a minute."),
     "internal_error": N_("Something went wrong on my side. Please try again."),
@@ -73,7 +93,7 @@ def variant_name(tr: Translator, variant: str) -> str:
     return tr(VARIANT_NAMES.get(variant, variant))
 
 
-def lobby_text(game: Match, tr: Translator) -> str:
+def lobby_text(game: Match, tr: Translator, clock_note: str = "") -> str:
     lines = [
         "🁫 <b>" + escape(variant_name(tr, game.variant)) + "</b>",
         tr("New game: {seats} of 4 seats taken").format(seats=len(game.seats)),
@@ -81,16 +101,20 @@ def lobby_text(game: Match, tr: Translator) -> str:
     for number, seat in enumerate(game.seats, start=1):
         if seat.user_id is None:
             kind = tr("strong") if seat.level == "strong" else tr("easy")
-            lines.append(f"{number}. 🤖 {escape(seat.name)} ({kind})")
+            lines.append(f"{number}. 🤖 {escape(localized_name(tr, seat.name))} ({kind})")
         else:
             lines.append(f"{number}. {escape(seat.name)}")
     players = max(len(game.seats), 2)
     target = game.target or ruleset(game.variant).default_target(players)
     options = []
     if target is not None:
-        options.append(tr("to {target} points").format(target=target))
-    options.append(tr("{seconds} s per move").format(seconds=game.turn_seconds))
+        options.append(
+            tr.n("to {target} point", "to {target} points", target).format(target=target)
+        )
+    options.append(clock_texts.lobby_option(tr, game.turn_seconds))
     lines.append(" · ".join(options))
+    if clock_note:  # what "no clock" means
+        lines.append(clock_note)
     lines.append(
         tr("Press Join to take a seat; {creator} starts the game.").format(
             creator=escape(game.creator_name)
@@ -100,46 +124,79 @@ def lobby_text(game: Match, tr: Translator) -> str:
 
 
 def describe_entry(tr: Translator, view: SeatView, entry: MoveEntry) -> str:
-    """«Андрей: 3:5@W (+4)» in the caption's words (HTML)."""
-    name = view.players[entry.seat]
+    """«Андрей: 3:5 ⬅️ (+4)» in the caption's words (HTML)."""
+    name = localized_name(tr, view.players[entry.seat])
+    points = entry.points
     if entry.text == "draw":
         what = tr("drew a tile")
     elif entry.text == "pass":
-        what = tr("passed")
+        points = ruleset(view.variant).pass_penalty
+        what = tr("passed, penalty") if points else tr("passed")
     else:
-        what = entry.text
-    points = f" (+{entry.points})" if entry.points else ""
-    return f"{escape(name)}: {escape(what)}{points}"
+        what = move_words(entry.text)
+    shown = f" (+{points})" if points else ""
+    return f"{escape(name)}: {escape(what)}{shown}"
 
 
-def hand_caption(game: Match, view: SeatView, tr: Translator, live: bool) -> str:
+def move_words(text: str) -> str:
+    """A move as people read it: «6:2 ➡️», «3:3 ⬅️ + 2:2 ➡️» (never the record's `6:2@E`)."""
+    return play_words(text, EMOJI_ARROWS)
+
+
+def hand_caption(
+    game: Match, view: SeatView, tr: Translator, live: bool, final_link: str | None = None
+) -> str:
     """The caption of a player's hand picture (HTML).
 
     A hand that waits (`live` False) is not edited at every move, so its caption says
-    only what stays true until his turn comes.
+    only what stays true until his turn comes. Once the game ended it says how (and a
+    finished game's result, with `final_link` to the group's final table).
     """
-    lines = [f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {escape(game.chat_title)}"]
+    place = escape(endings.place_name(game, tr))
+    lines = [f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {place}"]
     if game.variant != "twolane":
         lines[0] += " · " + escape(tr("Round {number}").format(number=view.round_number))
     seat = game.seats[view.seat] if view.seat is not None else None
     if game.status == "cancelled":
-        lines.append(tr("The game was stopped."))
+        lines.append(endings.ending_line(game, tr))
     elif view.over or game.status == "over":
         lines.append(tr("The game is over."))
+        lines += endings.result_lines(view, tr, final_link)
+        return "\n".join(lines)
     elif seat is not None and seat.computer:
-        lines.append(tr("The computer plays your seat now."))
+        lines.append(tr("The computer plays your seat until this game ends."))
     elif live:
         ends = " · ".join(str(value) for _, value in view.table.ends)
         if ends:
             lines.append(tr("Your move! Ends: {ends}").format(ends=ends))
         else:
-            lines.append(tr("Your move! Open the round with any tile."))
+            lines.append(opening_prompt(tr, view))
         if view.legal and not any(isinstance(m, Play | Doubles) for m in view.legal):
-            lines.append(tr("No tile fits."))
+            penalty = ruleset(view.variant).pass_penalty
+            if penalty and any(isinstance(m, Pass) for m in view.legal):
+                lines.append(
+                    tr.n(
+                        "No tile fits: a pass costs {points} penalty point.",
+                        "No tile fits: a pass costs {points} penalty points.",
+                        penalty,
+                    ).format(points=penalty)
+                )
+            else:
+                lines.append(tr("No tile fits."))
     else:
         lines.append(tr("Your tiles. A new message comes when it is your move."))
     lines.append(tr("Boneyard: {count}").format(count=view.boneyard_size))
     return "\n".join(lines)
+
+
+def opening_prompt(tr: Translator, view: SeatView) -> str:
+    """What the first tile may be: muggins' first round opens with 3:2; twolane has no rounds."""
+    openers = {move.tile for move in view.legal if isinstance(move, Play)}
+    if len(openers) == 1 and len(view.hand) > 1:  # the rules name the opening tile
+        return tr("Your move! Open with {tile}.").format(tile=next(iter(openers)))
+    if view.variant == "twolane":
+        return tr("Your move! Open the game with any tile.")
+    return tr("Your move! Open the round with any tile.")
 
 
 def help_text(tr: Translator) -> str:

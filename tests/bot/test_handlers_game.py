@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from bot.render.words import signed
 from engine import replay, summary
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, ru
 
@@ -43,7 +44,7 @@ async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness)
     await h.wait(
         lambda api: api.message(table.chat, question.id).text == "Игра остановлена.", "stopped"
     )
-    board = await table.board_caption("Игра остановлена.")
+    board = await table.board_caption("Игра остановлена")
     assert board.buttons == []  # no "My tiles" on a stopped game's board
     game = await h.game(table.chat)
     assert game.status == "cancelled" and game.deadline is None
@@ -99,7 +100,7 @@ async def test_leave_a_running_game_and_the_computer_plays_on(h: Harness) -> Non
     andrey, irina = table.users
     await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     answer = await h.say(andrey, table.chat, "/leave")
-    assert answer.text == "Теперь за вас играет компьютер."
+    assert answer.text == "Компьютер играет за вас до конца этой игры."
 
     async def played() -> bool:
         return (await h.game(table.chat)).version > ANDREY_TO_ACT.version
@@ -108,11 +109,11 @@ async def test_leave_a_running_game_and_the_computer_plays_on(h: Harness) -> Non
     game = await h.game(table.chat)
     assert game.seats[0].computer and not game.seats[1].computer
     assert game.game().round.moves[-1].seat == 0 and game.game().turn == 1
-    await table.board_caption("Андрей вышел(а) из игры — за него/неё играет компьютер.")
+    await table.board_caption("Андрей выходит из игры — место занимает компьютер.")
     # Twice, or by someone not playing: refused, nothing changes.
     await h.settle()
     before = await h.raw(table.chat)
-    assert (await h.say(andrey, table.chat, "/leave")).text == ru("seat_is_computer")
+    assert (await h.say(andrey, table.chat, "/leave")).text == ru("already_left")
     (outsider,) = h.people("Ольга")
     assert (await h.say(outsider, table.chat, "/leave")).text == ru("not_in_game")
     await h.settle()
@@ -176,7 +177,7 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
     record = stats[andrey].best_record if stats[andrey].wins else stats[irina].best_record
     answer = await h.say(irina, table.chat, "/stats")
     if record is not None:
-        assert f"лучшая запись {record}" in answer.text
+        assert f"лучший отрыв в пятерном: {signed(record)}" in answer.text
 
     answer = await h.press_text(irina, table.chat, final.id, "Реванш")
     assert (answer.text, answer.show_alert) == ("Набор в новую игру открыт.", False)

@@ -58,7 +58,7 @@ async def test_joining_by_the_deep_link_takes_a_seat(h: Harness) -> None:
     lobby = await h.newgame(a, group)
     assert lobby.text is not None and "занято мест — 0 из 4" in lobby.text
     answer = await h.join(b, group, lobby)
-    assert answer.text == "Вы в игре в «Домино». Ваши кости придут сюда."
+    assert answer.text == "Вы присоединились к игре в чате «Домино». Ваши кости придут сюда."
     game = await h.lobby_settled(group)
     assert [seat.user_id for seat in game.seats] == [b]
     shown = h.api.message(group, lobby.id)
@@ -71,9 +71,11 @@ async def test_names_and_titles_with_html_characters(h: Harness) -> None:
     lobby = await h.newgame(a, group)
     assert "начинает игру Tom <3" in lobby.content
     answer = await h.join(b, group, lobby)
-    assert answer.text == "Вы в игре в «Tom & Jerry <3>». Ваши кости придут сюда."
+    assert (
+        answer.text == "Вы присоединились к игре в чате «Tom & Jerry <3>». Ваши кости придут сюда."
+    )
     answer = await h.join(b, group, lobby, expect_edit=False)
-    assert answer.text == "Вы уже в игре в «Tom & Jerry <3>»."
+    assert answer.text == "Вы уже играете в чате «Tom & Jerry <3>»."
     await h.join(a, group, lobby)
     await h.lobby_settled(group)
     assert "1. Jerry & co\n2. Tom <3" in h.api.message(group, lobby.id).content
@@ -92,7 +94,7 @@ async def test_joining_twice_keeps_one_seat(h: Harness) -> None:
     await h.join(b, group, lobby)
     before = await h.lobby_settled(group)
     answer = await h.join(b, group, lobby, expect_edit=False)
-    assert answer.text == "Вы уже в игре в «Домино»."
+    assert answer.text == "Вы уже играете в чате «Домино»."
     await h.settle()
     after = await h.game(group)
     assert after.seats == before.seats and after.lobby_rev == before.lobby_rev
@@ -172,7 +174,7 @@ async def test_newgame_with_a_variant(h: Harness) -> None:
     group = h.group(a)
     lobby = await h.newgame(a, group, "MUGGINS")
     assert lobby.content.startswith("🁫 Пятёрки (до 51)")
-    assert "до 51 очков" in lobby.content
+    assert "до 51 очка" in lobby.content
     assert (await h.game(group)).variant == "muggins"
     assert "t" not in lobby_kinds(lobby)  # a target to choose only in fives
 
@@ -190,7 +192,11 @@ async def test_a_second_newgame_points_to_the_running_game(h: Harness) -> None:
     first = await h.game(table.chat)
     sent = h.api.send_text(table.users[1], table.chat, "/newgame twolane")
     answer = await h.api.wait_message_async(table.chat, after=sent)
-    assert answer.text == "Здесь уже идёт игра. Она здесь ↑ (или остановите её: /stop)."
+    # Not its creator: he is told what he can do (join, or take it over once it is stale).
+    assert answer.text == (
+        "Здесь уже открыто лобби ↑: присоединяйтесь. Если в нём 5 мин никто ничего "
+        "не нажмёт, /newgame передаст его вам."
+    )
     assert answer.reply_to == table.lobby.id
     await h.settle()
     assert (await h.game(table.chat)).id == first.id
@@ -294,18 +300,19 @@ async def test_the_target_and_move_time_buttons(h: Harness) -> None:
     for _ in range(3):
         await h.lobby_button(a, group, lobby, "t")
         game = await h.lobby_settled(group)
-        shown = re.search(r"до (\d+) очков", h.api.message(group, lobby.id).content)
+        shown = re.search(r"до (\d+) очк(?:а|ов)", h.api.message(group, lobby.id).content)
         assert shown is not None
         targets.append((game.target, int(shown.group(1))))
     assert targets == [(50, 50), (100, 100), (None, 25)]
 
     times = []
-    for _ in range(5):
+    for _ in range(6):
         await h.lobby_button(a, group, lobby, "tm")
         game = await h.lobby_settled(group)
-        assert f"{game.turn_seconds} с на ход" in h.api.message(group, lobby.id).content
+        shown = f"{game.turn_seconds} с на ход" if game.turn_seconds else "без часов"
+        assert shown in h.api.message(group, lobby.id).content
         times.append(game.turn_seconds)
-    assert times == [180, 300, 30, 60, 90]
+    assert times == [180, 300, 0, 30, 60, 90]  # 0: no clock
 
     # Only fives has a target: a target button made for muggins (forged) is refused.
     await h.lobby_button(a, group, lobby, "v")
@@ -320,7 +327,7 @@ async def test_the_target_and_move_time_buttons(h: Harness) -> None:
 async def test_the_lobby_options_are_the_games_options(h: Harness) -> None:
     table = await h.table("fives", start=False)
     andrey = table.users[0]
-    for action in ("t", "tm", "tm", "tm"):  # target 50; 90 -> 180 -> 300 -> 30 s
+    for action in ("t", "tm", "tm", "tm", "tm"):  # target 50; 90 -> 180 -> 300 -> none -> 30 s
         await h.lobby_settled(table.chat)
         assert not (await h.lobby_button(andrey, table.chat, table.lobby, action)).show_alert
     await h.lobby_settled(table.chat)

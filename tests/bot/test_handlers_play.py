@@ -72,7 +72,7 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
         lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
     )
     answer = await h.press(andrey, andrey, hand.id, data(ends, "E", "62W"))
-    assert (answer.text, answer.show_alert) == ("Сыграно 6:2@W", False)
+    assert (answer.text, answer.show_alert) == ("Сыграно 6:2 ⬅️", False)
     game = await h.game(table.chat)
     assert game.version == 3 and game.game().turn == 1
     assert [str(t) for t in game.game().round.hands[0]] == ["1:0", "4:3", "1:1", "0:0"]
@@ -144,7 +144,7 @@ async def test_draw_and_pass_only_when_allowed(h: Harness) -> None:
 
     answer = await h.press(andrey, andrey, hand.id, data(hand, "D"))
     assert not answer.show_alert
-    assert answer.text == "Взял(а) из базара"
+    assert answer.text == "Вы взяли кость из базара."
     game = await h.game(table.chat)
     assert game.version == v + 1 and game.game().turn == 0
     assert Tile.parse("1:1") in game.game().round.hands[0]
@@ -152,6 +152,7 @@ async def test_draw_and_pass_only_when_allowed(h: Harness) -> None:
     # One draw only in twolane: 1:1 does not fit either, so the keyboard offers Pass alone.
     hand = await h.hand_for(andrey, v + 1)
     assert [b.text for b in hand_buttons(hand)][-1] == "⏭ Пас"
+    assert "Ходить нечем: пас — это 10 штрафных очков." in (hand.caption or "")
     assert not any(b.callback_data.startswith("D:") for b in hand_buttons(hand))
     await h.settle()
     before = await h.raw(table.chat)
@@ -161,7 +162,7 @@ async def test_draw_and_pass_only_when_allowed(h: Harness) -> None:
     assert await h.raw(table.chat) == before
 
     answer = await h.press(andrey, andrey, hand.id, data(hand, "X"))
-    assert (answer.text, answer.show_alert) == ("Пас", False)
+    assert (answer.text, answer.show_alert) == ("Вы спасовали — штраф (+10)", False)
     game = await h.game(table.chat)
     assert game.game().turn == 1 and game.game().totals == [10, 0]
 
@@ -189,16 +190,16 @@ async def test_several_doubles_at_once(h: Harness) -> None:
 
     answer = await h.press(irina, irina, hand.id, data(hand, "M", "-"))
     assert (answer.text, answer.show_alert) == ("Выберите от 2 до 4 дублей и их концы.", False)
-    picks = await keyboard("3:3 ⬅️ 3", "2:2 2 ➡️", "↩️ Назад")
+    picks = await keyboard("⬅️ 3:3", "2:2 ➡️", "↩️ Назад")
     await h.press(irina, irina, hand.id, data(picks, "M", "33W"))
-    picks = await keyboard("✅ 3:3 ⬅️ 3", "2:2 2 ➡️", "↩️ Назад")
+    picks = await keyboard("✅ ⬅️ 3:3", "2:2 ➡️", "↩️ Назад")
     # Unpicking and picking again.
     await h.press(irina, irina, hand.id, data(picks, "M", "-"))
-    picks = await keyboard("3:3 ⬅️ 3", "2:2 2 ➡️", "↩️ Назад")
+    picks = await keyboard("⬅️ 3:3", "2:2 ➡️", "↩️ Назад")
     await h.press(irina, irina, hand.id, data(picks, "M", "22E"))
-    picks = await keyboard("3:3 ⬅️ 3", "✅ 2:2 2 ➡️", "↩️ Назад")
+    picks = await keyboard("⬅️ 3:3", "✅ 2:2 ➡️", "↩️ Назад")
     await h.press(irina, irina, hand.id, data(picks, "M", "22E33W"))
-    picks = await keyboard("✅ 3:3 ⬅️ 3", "✅ 2:2 2 ➡️", "↩️ Назад", "▶️ Поставить дубли: 2")
+    picks = await keyboard("✅ ⬅️ 3:3", "✅ 2:2 ➡️", "↩️ Назад", "▶️ Ход: 2 дубля")
     assert await h.raw(table.chat) == before  # choosing changes only the keyboard
 
     answer = await h.forge(irina, irina, forged(table, game.id, v, "MC", "33W"))
@@ -211,7 +212,7 @@ async def test_several_doubles_at_once(h: Harness) -> None:
     assert await h.raw(table.chat) == before
 
     answer = await h.press(irina, irina, hand.id, data(picks, "MC", "22E33W"))
-    assert (answer.text, answer.show_alert) == ("Сыграно 3:3@W+2:2@E (+2)", False)
+    assert (answer.text, answer.show_alert) == ("Сыграно 3:3 ⬅️ + 2:2 ➡️ (+2)", False)
     game = await h.game(table.chat)
     assert game.version == v + 1 and game.game().totals == [1, 2]
 

@@ -57,10 +57,10 @@ async def test_joining_without_a_name(h: Harness, first: Any) -> None:
     await h.join(a, group, lobby)
     await h.lobby_settled(group)
     answer = await h.join(b, group, lobby)
-    assert answer.text == "Вы в игре в «Домино». Ваши кости придут сюда."
+    assert answer.text == "Вы присоединились к игре в чате «Домино». Ваши кости придут сюда."
     await h.lobby_settled(group)
     answer = await h.join(c, group, lobby)
-    assert answer.text.startswith("Вы в игре")
+    assert answer.text.startswith("Вы присоединились к игре")
     game = await h.lobby_settled(group)
     assert [seat.name for seat in game.seats] == ["Андрей", "Игрок 2", "irina_k"]
     shown = h.api.message(group, lobby.id).content

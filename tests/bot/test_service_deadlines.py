@@ -71,9 +71,7 @@ async def test_three_missed_turns_hand_the_seat_to_the_computer(h: Harness) -> N
         if missed < 3:
             while (await table.to_act()) == irina:
                 await play_by_hand(h, table, irina)
-    await table.board_caption(
-        "Андрей пропустил(а) три хода подряд — теперь за него/неё играет компьютер."
-    )
+    await table.board_caption("Андрей пропускает третий ход подряд — место занимает компьютер.")
     # From now on the computer plays his turns at once, without waiting for a deadline.
     while (await table.to_act()) == irina:
         await play_by_hand(h, table, irina)

@@ -1,0 +1,90 @@
+"""How a game ended, in the words every private message of it uses (Telegram HTML).
+
+A game ends finished, stopped, because the bot left its group, because every person
+left it, or as a lobby nobody touched. Each player's hand message says which, and
+at the end of a finished game it carries his result and a link to the final table.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.i18n import Translator
+from bot.render.words import localized_name
+from bot.storage.models import Match
+from engine import SeatView
+
+
+def place_name(match: Match, tr: Translator) -> str:
+    """Where the game is played, as private messages name it: the group, and its forum
+    topic (two topics of one forum are two games)."""
+    title = match.chat_title or tr("the group")
+    return f"{title} · {match.topic}" if match.topic else title
+
+
+def ending_line(match: Match, tr: Translator) -> str:
+    """One line on how a cancelled game ended (HTML)."""
+    if match.ended == "bot_removed":
+        return tr("The bot was removed from the group — the game was cut short.")
+    if match.ended == "everyone_left":
+        return tr("Everyone left the game — it is over.")
+    if match.ended == "idle":
+        return tr("The lobby was closed: nobody pressed anything for a long while.")
+    if match.ended == "silence":  # a game without a clock (bot.game.clock)
+        return tr("Nobody moved for too long — the game is over.")
+    if match.stopped_by:
+        line = tr("The game was stopped with /stop ({name}).")
+        return line.format(name=escape(match.stopped_by))
+    return tr("The game was stopped.")
+
+
+def idle_lobby_text(minutes: int, tr: Translator) -> str:
+    """What a closed idle lobby's message says in the group."""
+    text = tr("The lobby was closed: nobody pressed anything for {minutes} min.")
+    return text.format(minutes=minutes) + " " + tr("Start a new one with /newgame.")
+
+
+def result_lines(view: SeatView, tr: Translator, link: str | None) -> list[str]:
+    """A finished game's result for one seat: place, points, the winner, the final table."""
+    seat = view.seat
+    standings = view.standings
+    lines = []
+    if seat is not None:
+        place = tr("Your place: {place} of {players}").format(
+            place=standings.places[seat], players=len(view.players)
+        )
+        points = (
+            tr("penalty points: {points}") if view.variant == "twolane" else tr("points: {points}")
+        )
+        lines.append(place + " · " + points.format(points=view.totals[seat]))
+    names = ", ".join(escape(localized_name(tr, view.players[s])) for s in standings.winners)
+    if len(standings.winners) > 1:
+        lines.append(tr("Winners: {names}").format(names=names))
+    elif names:
+        lines.append(tr("Winner: {names}").format(names=names))
+    if link is not None:
+        lines.append(tr('<a href="{link}">The final table</a> is in the group.').format(link=link))
+    else:  # a basic group's messages have no links
+        lines.append(tr("The final table is in the group."))
+    return lines
+
+
+def linkable(chat_id: int) -> bool:
+    """Whether the chat's messages have links: a supergroup's do, a basic group's not."""
+    return str(chat_id).startswith("-100")
+
+
+def message_link(chat_id: int, thread_id: int | None, message_id: int | None) -> str | None:
+    """A t.me link to a message of a supergroup (a basic group's messages have none)."""
+    text = str(chat_id)
+    if message_id is None or not linkable(chat_id):
+        return None
+    internal = text.removeprefix("-100")
+    if thread_id is not None:
+        return f"https://t.me/c/{internal}/{thread_id}/{message_id}"
+    return f"https://t.me/c/{internal}/{message_id}"
+
+
+def whole_minutes(seconds: float) -> int:
+    """A setting's pause as whole minutes, for texts (at least 1)."""
+    return max(1, round(seconds / 60))
