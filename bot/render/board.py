@@ -261,13 +261,18 @@ def _draw_status(
         line = tr("Turn: {name}").format(name=player_name(tr, view, view.turn))
         text(canvas, (left, y), line, 42, theme.TURN, True, width=width)
         y += 66
-    if view.turn is None and last is not None and last.number == view.round_number:
+    ended = view.turn is None and last is not None and last.number == view.round_number
+    if ended and last is not None:
         for note in round_end_points(tr, view, last):  # who got what for the round's end
             text(canvas, (left, y), note, 26, theme.GOLD, width=width)
             y += 38
-    if view.variant != "twolane" and view.table.opening is not None:
+        y += 10
+    elif view.variant != "twolane" and view.table.opening is not None:
+        # Once the round is over its points are what counts: the ends' sum gives way.
         y = _draw_count(canvas, view, tr, left, y, width)
     for action in recent_actions(view, 2 if y < top + 200 else 1):
+        if y + 44 > canvas.height:  # no room left in the panel
+            break
         who = player_name(tr, view, action.seat)
         what = action_words(tr, view, action)
         points = action_points(view, action)
