@@ -8,6 +8,7 @@ from .state import (
     Call,
     CallbackAnswer,
     FakeBotApiError,
+    Fault,
     FloodLimits,
     WebhookDelivery,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "ChatRef",
     "FakeBotApi",
     "FakeBotApiError",
+    "Fault",
     "FloodLimits",
     "MessageView",
     "UserRef",

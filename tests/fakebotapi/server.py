@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import re
 import secrets
 import socket
@@ -59,9 +60,11 @@ from .state import (
     Chat,
     DelayedAnswer,
     FakeBotApiError,
+    Fault,
     FloodLimits,
     InjectedError,
     Pending,
+    RandomFaults,
     State,
     User,
     WebhookDelivery,
@@ -95,6 +98,27 @@ _CHARSET_RE = re.compile(r'charset="?([A-Za-z0-9_.:-]+)', re.IGNORECASE)
 
 UserLike = int
 ChatLike = int
+
+
+def _api_error(
+    error_code: int,
+    description: str | None,
+    retry_after: int | None,
+    migrate_to_chat_id: int | None,
+) -> ApiError:
+    """An error answer as Telegram words it (a 429 always carries ``retry_after``)."""
+    params: JSON = {}
+    if retry_after is not None:
+        params["retry_after"] = retry_after
+    if migrate_to_chat_id is not None:
+        params["migrate_to_chat_id"] = migrate_to_chat_id
+    if description is None:
+        if error_code == 429:
+            description = f"Too Many Requests: retry after {retry_after or 1}"
+            params.setdefault("retry_after", retry_after or 1)
+        else:
+            description = _DEFAULT_DESCRIPTIONS.get(error_code, "Internal Server Error")
+    return ApiError(error_code, description, params or None)
 
 
 def _disposition_params(value: str) -> dict[str, str]:
@@ -444,6 +468,9 @@ class FakeBotApi:
         st = self._st
         with st.lock:
             delay = None
+            if st.random_faults:
+                name = CANONICAL.get(method.lower(), method)
+                st.roll_faults(name, call_chat_id(st, name, params))
             if st.delays:
                 name = CANONICAL.get(method.lower(), method)
                 delay = st.take_delay(name, call_chat_id(st, name, params))
@@ -921,6 +948,26 @@ class FakeBotApi:
             self._st.changed()
             return msg.message_id
 
+    def rename_topic(
+        self, group: ChatLike, thread_id: int, name: str, *, by: UserLike | None = None
+    ) -> int:
+        """Rename a forum topic: a ``forum_topic_edited`` service message in it (its id)."""
+        with self._st.lock:
+            chat = self._chat(group)
+            if thread_id not in chat.topics:
+                raise FakeBotApiError(f"chat {chat.id} has no topic {thread_id}")
+            actor = self._actor(chat, by)
+            msg = self._st.add_message(
+                chat,
+                sender_id=actor.id if actor else None,
+                service={"forum_topic_edited": {"name": name}},
+            )
+            msg.thread_id = thread_id
+            chat.topics[thread_id] = name
+            self._deliver_message(chat, msg.message_id)
+            self._st.changed()
+            return msg.message_id
+
     def block_bot(self, user: UserLike) -> None:
         """The user blocks the bot (a ``my_chat_member`` update is sent, like Telegram does)."""
         with self._st.lock:
@@ -1088,26 +1135,71 @@ class FakeBotApi:
     ) -> None:
         """Make the next ``times`` matching calls fail (e.g. ``error_code=429, retry_after=3``,
         or 502 for a network hiccup). ``method=None`` / ``chat=None`` match any."""
-        params: JSON = {}
-        if retry_after is not None:
-            params["retry_after"] = retry_after
-        if migrate_to_chat_id is not None:
-            params["migrate_to_chat_id"] = migrate_to_chat_id
-        if description is None:
-            if error_code == 429:
-                description = f"Too Many Requests: retry after {retry_after or 1}"
-                params.setdefault("retry_after", retry_after or 1)
-            else:
-                description = _DEFAULT_DESCRIPTIONS.get(error_code, "Internal Server Error")
+        error = _api_error(error_code, description, retry_after, migrate_to_chat_id)
         with self._st.lock:
             self._st.injected.append(
                 InjectedError(
                     CANONICAL.get(method.lower(), method) if method else None,
                     int(chat) if chat is not None else None,
-                    ApiError(error_code, description, params or None),
+                    error,
                     times,
                 )
             )
+
+    def inject_random_faults(
+        self,
+        method: str | None = None,
+        chat: ChatLike | None = None,
+        *,
+        rate: float,
+        faults: Iterable[Fault],
+        seed: int = 0,
+        in_turn: bool = False,
+    ) -> None:
+        """From now on each matching call gets, with probability ``rate``, one of ``faults``
+        (picked evenly, or each in turn with ``in_turn``): an error answer, or an answer held
+        back (see :class:`Fault`). Like a flaky Telegram, for as long as the test runs or
+        until :meth:`clear_random_faults`. Draws come from a generator seeded with ``seed``;
+        the first matching rule decides. ``method=None`` / ``chat=None`` match any
+        (getUpdates never gets one)."""
+        if not 0 <= rate <= 1:
+            raise FakeBotApiError("inject_random_faults needs 0 <= rate <= 1")
+        built: list[tuple[Fault, ApiError | None]] = []
+        for fault in faults:
+            if (fault.error_code is None) == (fault.late <= 0):
+                raise FakeBotApiError(f"{fault!r}: give either error_code or late > 0")
+            if fault.effect not in ("before", "after"):
+                raise FakeBotApiError(f"bad effect {fault.effect!r}: 'before' or 'after'")
+            error = None
+            if fault.error_code is not None:
+                error = _api_error(fault.error_code, fault.description, fault.retry_after, None)
+            built.append((fault, error))
+        if not built:
+            raise FakeBotApiError("inject_random_faults needs at least one fault")
+        name = CANONICAL.get(method.lower(), method) if method else None
+        if name == GET_UPDATES:
+            raise FakeBotApiError("getUpdates gets no random faults (use inject_error)")
+        with self._st.lock:
+            self._st.random_faults.append(
+                RandomFaults(
+                    name,
+                    int(chat) if chat is not None else None,
+                    rate,
+                    tuple(built),
+                    random.Random(seed),
+                    in_turn,
+                )
+            )
+
+    def clear_random_faults(self) -> None:
+        """No more random faults (those already given to calls under way still apply)."""
+        with self._st.lock:
+            self._st.random_faults.clear()
+
+    def random_faults_given(self) -> dict[str, int]:
+        """How many faults random rules gave so far, by kind ("429", "late 2s before" ...)."""
+        with self._st.lock:
+            return dict(self._st.faults_given)
 
     # ------------------------------------------------------------------ user actions
     def send_text(

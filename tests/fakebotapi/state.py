@@ -14,6 +14,7 @@ import io
 import itertools
 import json
 import math
+import random
 import re
 import secrets
 import struct
@@ -291,6 +292,40 @@ class DelayedAnswer:
 
 
 @dataclass(frozen=True)
+class Fault:
+    """One fault ``inject_random_faults`` may give a call: an error answer (``error_code``,
+    with Telegram's description unless one is given, and ``retry_after`` for a 429), or an
+    answer ``late`` seconds late, with ``effect`` as in ``delay_answers``."""
+
+    error_code: int | None = None
+    description: str | None = None
+    retry_after: int | None = None
+    late: float = 0.0
+    effect: Literal["before", "after"] = "before"
+
+    @property
+    def label(self) -> str:
+        if self.error_code is not None:
+            return str(self.error_code)
+        return f"late {self.late:g}s {self.effect}"
+
+
+@dataclass
+class RandomFaults:
+    """``inject_random_faults`` rule: each matching call gets a fault with probability
+    ``rate`` (drawn from its own seeded generator): one of ``faults`` at random, or each
+    in turn with ``in_turn``."""
+
+    method: str | None
+    chat_id: int | None
+    rate: float
+    faults: tuple[tuple[Fault, ApiError | None], ...]  # each with its error, built once
+    rng: random.Random
+    in_turn: bool = False
+    given: int = 0
+
+
+@dataclass(frozen=True)
 class WebhookDelivery:
     """One attempt of the fake to deliver an update to the webhook."""
 
@@ -476,6 +511,8 @@ class State:
         self.flood_global: list[float] = []
         self.injected: list[InjectedError] = []
         self.delays: list[DelayedAnswer] = []
+        self.random_faults: list[RandomFaults] = []
+        self.faults_given: collections.Counter[str] = collections.Counter()  # by Fault.label
         # Hooks: listeners, and events collected under the lock to be fired after releasing it.
         self.message_listeners: list[Callable[[BotMessageEvent], None]] = []
         self.answer_listeners: list[Callable[[str, CallbackAnswer, float], None]] = []
@@ -895,6 +932,28 @@ class State:
                 self.injected.remove(item)
             return item.error
         return None
+
+    def roll_faults(self, method: str, chat_id: int | None) -> None:
+        """The first ``random_faults`` rule matching this call may give it a fault: queued
+        first, as a one-time error or delay, for this very call to take."""
+        for rule in self.random_faults:
+            if rule.method is not None and rule.method.lower() != method.lower():
+                continue
+            if rule.chat_id is not None and rule.chat_id != chat_id:
+                continue
+            if rule.rng.random() >= rule.rate:
+                return
+            if rule.in_turn:
+                fault, error = rule.faults[rule.given % len(rule.faults)]
+            else:
+                fault, error = rule.rng.choice(rule.faults)
+            rule.given += 1
+            self.faults_given[fault.label] += 1
+            if error is not None:
+                self.injected.insert(0, InjectedError(method, chat_id, error, 1))
+            else:
+                self.delays.insert(0, DelayedAnswer(method, chat_id, fault.late, 1, fault.effect))
+            return
 
     def take_delay(self, method: str, chat_id: int | None) -> DelayedAnswer | None:
         """The ``delay_answers`` rule for this call, if any (never for getUpdates)."""

@@ -36,6 +36,7 @@ from telegram.error import (
     EndPointNotFound,
     Forbidden,
     InvalidToken,
+    NetworkError,
     RetryAfter,
     TimedOut,
 )
@@ -56,6 +57,7 @@ from tests.fakebotapi import (
     CallbackAnswer,
     FakeBotApi,
     FakeBotApiError,
+    Fault,
 )
 from tests.fakebotapi.htmltext import HtmlParseError, parse_html
 
@@ -669,6 +671,38 @@ async def test_injected_429_only_affects_its_chat(api: FakeBotApi, bot: Bot) -> 
     await bot.send_message(one, "used up")
     assert [c.ok for c in api.calls("sendMessage", one)] == [False, False, True]
     assert api.over_limit_calls() == 0  # injected errors are not the fake's own limits
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_random_faults_in_turn_only_in_their_chat(api: FakeBotApi) -> None:
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    faults = [Fault(error_code=429, retry_after=2), Fault(late=1.0), Fault(error_code=502)]
+    api.inject_random_faults(chat=group, rate=1.0, faults=faults, in_turn=True)
+    async with client_for(api, read_timeout=0.3) as bot:
+        await bot.send_message(alice, "a private chat is untouched")
+        with pytest.raises(RetryAfter) as info:
+            await bot.send_message(group, "1")
+        assert retry_seconds(info.value) == 2
+        with pytest.raises(TimedOut):
+            await bot.send_message(group, "2")  # made; its answer is late
+        with pytest.raises(NetworkError, match="Bad Gateway"):
+            await bot.send_message(group, "3")
+        with pytest.raises(RetryAfter):
+            await bot.send_message(group, "4")  # round again
+    assert [m.text for m in api.messages(group)] == ["2"]
+    assert api.random_faults_given() == {"429": 2, "late 1s before": 1, "502": 1}
+    api.clear_random_faults()
+    async with client_for(api, read_timeout=3) as bot:
+        await bot.send_message(group, "5")
+    api.inject_random_faults(rate=0.0, faults=faults)
+    async with client_for(api, read_timeout=3) as bot:
+        await bot.send_message(group, "6")
+    assert [m.text for m in api.messages(group)] == ["2", "5", "6"]
+    with pytest.raises(FakeBotApiError):
+        api.inject_random_faults("getUpdates", rate=0.5, faults=faults)
+    with pytest.raises(FakeBotApiError):
+        api.inject_random_faults(rate=0.5, faults=[Fault()])  # neither an error nor late
 
 
 # ------------------------------------------------------------------------------ limits
