@@ -25,6 +25,7 @@ def user(first: Any, last: Any = None, username: str | None = None, lang: str = 
         (None, None, "andrey", "andrey"),
         ("\u2800", "\u200b", "andrey", "andrey"),  # shows as nothing
         ("ㅤ", None, None, ""),
+        ("\u200b \u200b", "ㅤ ㅤ", "andrey", "andrey"),  # blanks between spaces: nothing
         ("", None, None, ""),
         (None, None, None, ""),
         ("x" * 60, None, None, "x" * 40),
