@@ -31,6 +31,8 @@ COMMAND_HELP = {
     "leave": N_("The computer takes your seat"),
     "stop": N_("End the game (creator or admin)"),
     "stats": N_("This chat's leaderboard"),
+    "top": N_("The chat's best players by rating"),
+    "notify": N_("Call me when a game opens here"),
     "export": N_("The last game's record"),
     "lang": N_("Language: ru or en"),
     "help": N_("What I can do"),

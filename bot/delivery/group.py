@@ -19,6 +19,7 @@ from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
+from bot.game import ratings
 from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
@@ -27,6 +28,7 @@ from bot.render.words import localized_name
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
+from bot.storage.subscriptions import Subscriptions
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.budget import Priority, Ticket
@@ -217,7 +219,7 @@ class GroupConverger:
             return await api.send_text(
                 self.bot,
                 match.chat_id,
-                texts.lobby_text(match, tr, self._clock_note(match, tr)),
+                await self._lobby_text(match, tr),
                 thread_id=match.thread_id,
                 markup=keyboards.lobby(match, tr, self.bot.username),
                 priority=ticket,
@@ -229,7 +231,7 @@ class GroupConverger:
                 self.bot,
                 match.chat_id,
                 shown.lobby_message_id,
-                texts.lobby_text(match, tr, self._clock_note(match, tr)),
+                await self._lobby_text(match, tr),
                 markup=keyboards.lobby(match, tr, self.bot.username),
                 priority=ticket,
             )
@@ -245,8 +247,11 @@ class GroupConverger:
             )
         if step.call is GroupCall.FINAL:
             view = view_for(current.game)
-            picture = await draw(render_final, view, tr)
-            caption = final_text(view, tr)
+            # Whoever rates the match first (here or the service), both get its changes.
+            rated = await ratings.rate_once(self.store, match, current.game)
+            changes = ratings.seat_changes(match, rated)
+            picture = await draw(render_final, view, tr, changes)
+            caption = final_text(view, tr, changes)
             if match.ended == "silence":  # the standings as the game was left
                 silence = html.escape(clock_texts.silence_end(tr, self.settings))
                 caption = _with_line(caption, silence)
@@ -260,6 +265,10 @@ class GroupConverger:
                 priority=ticket,
             )
         return await self._show_board(current, shown, step, tr, ticket)
+
+    async def _lobby_text(self, match: Match, tr: Translator) -> str:
+        called = await Subscriptions(self.store).called(match.chat_id, match.thread_id, match.id)
+        return texts.lobby_text(match, tr, self._clock_note(match, tr), called)
 
     def _clock_note(self, match: Match, tr: Translator) -> str:
         return clock_texts.lobby_note(tr, match.turn_seconds, self.settings)

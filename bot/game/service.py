@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot import metrics
-from bot.game import computer
+from bot.game import computer, ratings
 from bot.game.clock import human_delay
 from bot.game.options import (
     MAX_SEATS,
@@ -223,8 +223,10 @@ class GameService:
         variant: str | None,
         title: str,
         topic: str = "",
+        game_id: str | None = None,
     ) -> tuple[Current, bool]:
-        """A new lobby, or (the game running here, False).
+        """A new lobby, or (the game running here, False). `game_id`: the new lobby's id,
+        for a caller that notes something under it before its lobby is posted (/notify).
 
         A lobby nobody pressed for `lobby_takeover_seconds` is taken over instead: its
         creator is now `creator` (the same lobby message shows it), and True is returned.
@@ -241,7 +243,7 @@ class GameService:
             if tx.match is not None and tx.match.active:
                 return False
             match = Match(
-                id=new_game_id(),
+                id=game_id or new_game_id(),
                 chat_id=chat_id,
                 thread_id=thread_id,
                 variant=variant if variant in VARIANTS else "fives",  # type: ignore[arg-type]
@@ -908,6 +910,7 @@ class GameService:
                 best_record=record,
             )
         await self.store.add_to_stats(match.chat_id, match.id, lines)
+        await ratings.rate_once(self.store, match, game)
 
 
 def _moved(current: Current, entries: list[MoveEntry], by: str) -> None:

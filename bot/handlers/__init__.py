@@ -11,7 +11,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.handlers import buttons, chat_events, commands
+from bot.handlers import buttons, chat_events, commands, notify
 from bot.handlers.errors import on_error
 
 COMMANDS = {
@@ -23,6 +23,8 @@ COMMANDS = {
     "stop": commands.cmd_stop,
     "leave": commands.cmd_leave,
     "stats": commands.cmd_stats,
+    "top": commands.cmd_top,
+    "notify": notify.cmd_notify,
     "lang": commands.cmd_lang,
     "export": commands.cmd_export,
 }

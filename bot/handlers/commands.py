@@ -10,9 +10,9 @@ from html import escape
 from telegram import Message, Update
 from telegram.ext import ContextTypes
 
-from bot.game import rulebook
+from bot.game import ratings, rulebook
 from bot.game.service import Refusal
-from bot.handlers import repeats
+from bot.handlers import notify, repeats
 from bot.handlers.common import (
     deps,
     is_admin,
@@ -31,6 +31,7 @@ from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, GameLostError
 from bot.telegram import api, endings, keyboards, texts
 from bot.telegram.callbacks import VARIANTS
+from bot.telegram.rating_texts import rating_tables, top_text
 from engine import StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
@@ -95,12 +96,21 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if not shown_name(user) and (await d.store.user(user.id)).started:
         seat = 1
     topic = await _topic_name(context, message, chat.id, thread_id)
+    game_id, calls = await notify.prepare(context, chat.id, thread_id, user.id)
     current, created = await d.service.new_game(
-        chat.id, thread_id, person(user, seat, tr.lang), variant, chat.title or "", topic
+        chat.id,
+        thread_id,
+        person(user, seat, tr.lang),
+        variant,
+        chat.title or "",
+        topic,
+        game_id=game_id,
     )
     taken_over = created and current.match.lobby_rev > 0  # a new lobby has revision 0
     if created and not taken_over:
+        notify.call(context, current.match, calls)
         return  # the lobby itself is posted by the delivery layer
+    await notify.not_opened(context, chat.id, thread_id, game_id, calls)
     shown, _ = await d.store.read_delivery(chat.id, thread_id, 0)
     record = shown.value
     pointer = None
@@ -275,7 +285,18 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if line.best_record is not None:
             row += " · " + tr("best fives record {record}").format(record=signed(line.best_record))
         rows.append(row)
+    rows += rating_tables(tr, await ratings.chat_ratings(deps(context).store, chat.id))
     await repeats.answer(update, context, tr, "stats", "\n".join(rows))
+
+
+async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/top: the chat's best players of each variant, by rating."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    tr = await language_for(update, context)
+    found = await ratings.chat_ratings(deps(context).store, chat.id)
+    await repeats.answer(update, context, tr, "top", top_text(tr, found))
 
 
 async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

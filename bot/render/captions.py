@@ -72,8 +72,11 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
     return _limit(lines)
 
 
-def final_text(view: SeatView, tr: Translate = identity) -> str:
-    """Places, names, points; the record, the losers; rounds played."""
+def final_text(
+    view: SeatView, tr: Translate = identity, changes: dict[int, int] | None = None
+) -> str:
+    """Places, names, points; the record, the losers; rounds played; each rated seat's
+    rating change (`changes`, by seat)."""
     standings = view.standings
     heading = tr("Game over") if standings.finished else tr("Standings")
     lines = [f"<b>{escape(heading)}</b> · {escape(variant_title(tr, view.variant))}"]
@@ -92,6 +95,8 @@ def final_text(view: SeatView, tr: Translate = identity) -> str:
             line += " ✓"
         if seat in standings.losers:
             line += f" · {escape(tr('Lost'))}"
+        if changes and seat in changes:
+            line += " · " + escape(tr("rating {change}").format(change=signed(changes[seat])))
         lines.append(line)
     if view.variant != "twolane":
         lines.append(escape(tr("Rounds played: {count}").format(count=len(view.finished_rounds))))

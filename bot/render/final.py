@@ -25,9 +25,12 @@ BOTTOM = 110
 LEGEND_LINE = 44  # each note under the table that explains a mark
 
 
-def render_final(view: SeatView, tr: Translate = identity) -> Picture:
-    """Places, names and points; the fives record, the muggins losers, twolane penalties."""
-    return encode(draw_final(view, tr), "final")
+def render_final(
+    view: SeatView, tr: Translate = identity, changes: dict[int, int] | None = None
+) -> Picture:
+    """Places, names and points; the fives record, the muggins losers, twolane penalties;
+    each rated seat's rating change (`changes`, by seat)."""
+    return encode(draw_final(view, tr, changes), "final")
 
 
 def final_order(view: SeatView) -> list[int]:
@@ -35,7 +38,9 @@ def final_order(view: SeatView) -> list[int]:
     return sorted(range(len(view.players)), key=lambda s: (view.standings.places[s], s))
 
 
-def draw_final(view: SeatView, tr: Translate = identity) -> Image.Image:
+def draw_final(
+    view: SeatView, tr: Translate = identity, changes: dict[int, int] | None = None
+) -> Image.Image:
     legend = final_legend(view, tr)
     height = TOP + ROW * len(view.players) + BOTTOM + LEGEND_LINE * len(legend)
     canvas = felt(WIDTH, height).copy()
@@ -63,6 +68,10 @@ def draw_final(view: SeatView, tr: Translate = identity) -> Image.Image:
     y = TOP
     for seat in final_order(view):
         _draw_row(canvas, draw, view, tr, seat, y, score_x, tiles_x if twolane else None)
+        if changes and seat in changes:  # small, under the points
+            change = changes[seat]
+            color = theme.GREEN if change > 0 else theme.RED if change < 0 else theme.TEXT_DIM
+            text(canvas, (score_x, y + 90), signed(change), 22, color, True, anchor="rs")
         y += ROW
     y = TOP + ROW * len(view.players) + 66
     if not twolane:  # a twolane game is a single round

@@ -48,12 +48,36 @@ class Keys:
         """Ids of the last games added to the stats, by when (so none counts twice)."""
         return f"{self._chat(chat_id)}:counted"
 
+    def ratings(self, chat_id: int, variant: str) -> str:
+        """The chat's ratings of one variant (a hash by user id; no TTL, see Store.add_ratings)."""
+        return f"{self._chat(chat_id)}:rating:{variant}"
+
+    def rating_seen(self, chat_id: int, variant: str) -> str:
+        """The rated people of one variant by their last rated game (the oldest go first)."""
+        return f"{self._chat(chat_id)}:rating:{variant}:seen"
+
+    def rated(self, chat_id: int) -> str:
+        """Ids of the chat's last rated games, by when (so none is rated twice)."""
+        return f"{self._chat(chat_id)}:rated"
+
+    def rating_changes(self, chat_id: int) -> str:
+        """What each of those games changed (a hash by game id), for its final table."""
+        return f"{self._chat(chat_id)}:rated:changes"
+
     def chat_language(self, chat_id: int) -> str:
         return f"{self._chat(chat_id)}:lang"
 
     def topic(self, chat_id: int, thread_id: int) -> str:
         """A forum topic's name, as its last forum_topic_created / _edited said."""
         return f"{self._chat(chat_id)}:topic:{thread_id}"
+
+    def subscribers(self, chat_id: int, thread_id: int | None) -> str:
+        """Who asked (/notify) to be called when a game opens there: user id -> language."""
+        return f"{self._chat(chat_id)}:notify:{thread_id or 0}"
+
+    def called(self, chat_id: int, thread_id: int | None, game_id: str) -> str:
+        """How many subscribers a lobby called (its lobby message says so)."""
+        return f"{self._chat(chat_id)}:called:{thread_id or 0}:{game_id}"
 
     def user(self, user_id: int) -> str:
         return f"{self.prefix}:{{u{user_id}}}:user"

@@ -168,6 +168,17 @@ class StatLine(BaseModel):
     best_record: int | None = None  # the best fives record (запись)
 
 
+class RatingLine(BaseModel):
+    """One person's skill rating in a chat, for one variant (see bot.game.ratings)."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0  # rated games
+    wins: int = 0
+    last: float = 0.0  # when his last rated game ended
+
+
 class UserPrefs(BaseModel):
     lang: str | None = None
     started: bool = False  # has opened the private chat with the bot

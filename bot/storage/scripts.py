@@ -148,6 +148,40 @@ redis.call('EXPIRE', KEYS[2], ARGV[4])
 return 1
 """
 
+# Rate a finished game once. KEYS: [1] the ids of the games rated (by time), [2] their
+# changes (a hash by game id), [3] the ratings (a hash by user id), [4] the rated people
+# by their last game. ARGV: [1] the game's id, [2] now (s), [3] game ids kept, [4] people
+# kept, [5] the game's changes, then for each person three: his field, the value read
+# ('' for none) and the new value. No TTL: ratings outlive idle months, and the oldest
+# game ids and least recently rated people are dropped instead. Returns {-1, changes}
+# if the game was rated already, {0, ''} if a line is no longer what was read (nothing
+# written: read again), {1, ''} once written.
+RATINGS_ADD = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  return {-1, redis.call('HGET', KEYS[2], ARGV[1]) or ''}
+end
+for i = 6, #ARGV, 3 do
+  if (redis.call('HGET', KEYS[3], ARGV[i]) or '') ~= ARGV[i + 1] then return {0, ''} end
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
+local old = redis.call('ZRANGE', KEYS[1], 0, -tonumber(ARGV[3]) - 1)
+for _, game in ipairs(old) do
+  redis.call('ZREM', KEYS[1], game)
+  redis.call('HDEL', KEYS[2], game)
+end
+for i = 6, #ARGV, 3 do
+  redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 2])
+  redis.call('ZADD', KEYS[4], ARGV[2], ARGV[i])
+end
+local gone = redis.call('ZRANGE', KEYS[4], 0, -tonumber(ARGV[4]) - 1)
+for _, person in ipairs(gone) do
+  redis.call('ZREM', KEYS[4], person)
+  redis.call('HDEL', KEYS[3], person)
+end
+return {1, ''}
+"""
+
 # Delete KEYS[1] if it still holds what DUMP gave for it (ARGV[1]): a key moved by
 # copying is removed only if nobody changed it since the copy. Returns 1 if deleted.
 DELETE_IF_SAME = """

@@ -36,6 +36,7 @@ from bot.storage.models import (
     GroupDelivery,
     HandDelivery,
     Match,
+    RatingLine,
     StatLine,
     UserPrefs,
 )
@@ -54,6 +55,8 @@ MAX_ATTEMPTS = 25
 BROKEN_TTL = 30 * DAY  # a game set aside as unreadable, kept for a look by hand
 UPGRADE_ATTEMPTS = 3
 COUNTED_KEPT = 50  # ids of a chat's last games remembered as counted in the stats
+RATED_KEPT = 200  # ids (and changes) of a chat's last rated games remembered
+RATED_PEOPLE = 500  # people rated per chat and variant; the least recently rated go first
 
 
 class StoreError(Exception):
@@ -140,6 +143,7 @@ class Store:
         self._budget_take = redis.register_script(scripts.BUDGET_TAKE)
         self._budget_restamp = redis.register_script(scripts.BUDGET_RESTAMP)
         self._stats_add = redis.register_script(scripts.STATS_ADD)
+        self._ratings_add = redis.register_script(scripts.RATINGS_ADD)
         self._delete_if_same = redis.register_script(scripts.DELETE_IF_SAME)
         self._upgrade = redis.register_script(scripts.UPGRADE)
         self._set_aside = redis.register_script(scripts.SET_ASIDE)
@@ -403,6 +407,55 @@ class Store:
                 lines[int(user_id)] = line
         return lines
 
+    async def add_ratings(
+        self,
+        chat_id: int,
+        variant: str,
+        game_id: str,
+        people: list[int],
+        compute: Callable[
+            [dict[int, RatingLine | None]], tuple[dict[int, RatingLine], dict[int, int]]
+        ],
+    ) -> dict[int, int]:
+        """Rate a finished game once: `compute` turns the people's lines as read into
+        their new lines and shown changes. The changes, by user id: this call's, or the
+        ones stored by whoever rated the game first.
+
+        As with the stats, one script writes the mark, the changes and the lines, and only
+        if the lines are still what was read.
+        """
+        keys = [
+            self.keys.rated(chat_id),
+            self.keys.rating_changes(chat_id),
+            self.keys.ratings(chat_id, variant),
+            self.keys.rating_seen(chat_id, variant),
+        ]
+        fields = [str(user_id) for user_id in people]
+        for attempt in range(MAX_ATTEMPTS):
+            raws = await self.redis.hmget(keys[2], fields) if fields else []
+            before = {int(f): _parse_rating(raw) for f, raw in zip(fields, raws, strict=True)}
+            lines, changes = compute(before)
+            args: list[Any] = [game_id, time.time(), RATED_KEPT, RATED_PEOPLE]
+            args.append(json.dumps({str(user): change for user, change in changes.items()}))
+            for field, raw in zip(fields, raws, strict=True):
+                args += [field, raw or b"", lines[int(field)].model_dump_json()]
+            done, stored = await self._ratings_add(keys=keys, args=args, client=self.redis)
+            if int(done) == 1:
+                return changes
+            if int(done) == -1:
+                return _parse_changes(stored)
+            await backoff(attempt)
+        raise ConflictError(f"gave up rating game {game_id} in {keys[2]} after {MAX_ATTEMPTS}")
+
+    async def ratings(self, chat_id: int, variant: str) -> dict[int, RatingLine]:
+        raw = await self.redis.hgetall(self.keys.ratings(chat_id, variant))
+        lines = {}
+        for user_id, value in raw.items():
+            line = _parse_rating(value)
+            if line is not None:
+                lines[int(user_id)] = line
+        return lines
+
     async def chat_language(self, chat_id: int) -> str | None:
         raw = await self.redis.get(self.keys.chat_language(chat_id))
         return None if raw is None else (raw.decode() if isinstance(raw, bytes) else str(raw))
@@ -604,6 +657,24 @@ def _parse_stat(raw: bytes | str | None) -> StatLine | None:
         return StatLine.model_validate_json(raw)
     except ValidationError:
         return None
+
+
+def _parse_rating(raw: bytes | str | None) -> RatingLine | None:
+    if raw is None:
+        return None
+    try:
+        return RatingLine.model_validate_json(raw)
+    except ValidationError:
+        return None
+
+
+def _parse_changes(raw: bytes | str | None) -> dict[int, int]:
+    """A rated game's stored changes (none if they were dropped or cannot be read)."""
+    try:
+        found = json.loads(raw) if raw else {}
+        return {int(user): int(change) for user, change in found.items()}
+    except (ValueError, TypeError, AttributeError):
+        return {}
 
 
 def _merge(total: StatLine | None, line: StatLine) -> StatLine:

@@ -74,6 +74,18 @@ def lobby(game: Match, tr: Translator, bot_username: str) -> InlineKeyboardMarku
     return InlineKeyboardMarkup(rows)
 
 
+def call_to_lobby(game: Match, tr: Translator, bot_username: str) -> InlineKeyboardMarkup:
+    """A subscriber's call (/notify): the lobby's own Join link."""
+    join_url = create_deep_linked_url(bot_username, join_payload(game))
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🙋 Join"), url=join_url)]])
+
+
+def open_private_chat(tr: Translator, bot_username: str) -> InlineKeyboardMarkup:
+    """A link to the private chat with the bot, where its Start button is."""
+    url = f"https://t.me/{bot_username}"
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr("💬 Open the chat with me"), url=url)]])
+
+
 def board(game: Match, tr: Translator) -> InlineKeyboardMarkup:
     data = cb.Callback(cb.HAND_REQUEST, game.id).encode()
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🁢 My tiles"), callback_data=data)]])

@@ -93,7 +93,8 @@ def variant_name(tr: Translator, variant: str) -> str:
     return tr(VARIANT_NAMES.get(variant, variant))
 
 
-def lobby_text(game: Match, tr: Translator, clock_note: str = "") -> str:
+def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 0) -> str:
+    """The lobby message; `called`: subscribers (/notify) called to it in private."""
     lines = [
         "🁫 <b>" + escape(variant_name(tr, game.variant)) + "</b>",
         tr("New game: {seats} of 4 seats taken").format(seats=len(game.seats)),
@@ -115,6 +116,11 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "") -> str:
     lines.append(" · ".join(options))
     if clock_note:  # what "no clock" means
         lines.append(clock_note)
+    if called:
+        line = tr.n(
+            "🔔 {count} subscriber was called", "🔔 {count} subscribers were called", called
+        )
+        lines.append(line.format(count=called))
     lines.append(
         tr("Press Join to take a seat; {creator} starts the game.").format(
             creator=escape(game.creator_name)
@@ -209,6 +215,8 @@ def help_text(tr: Translator) -> str:
             tr("/leave — the computer takes over your seat"),
             tr("/stop — end the game (its creator or an admin)"),
             tr("/stats — this chat's leaderboard"),
+            tr("/top — the chat's best players by rating"),
+            tr("/notify — a private call whenever a game opens here (/notify off stops it)"),
             tr("/export — the last finished game's record"),
             tr("/lang ru|en — language"),
             "",

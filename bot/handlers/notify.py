@@ -1,0 +1,171 @@
+"""/notify: be called in private whenever a game opens in a group (see docs/rules.md).
+
+A subscription stands until `/notify off` (or until a call finds the bot blocked): the
+regulars of a chat want every game, not only the next one. `/notify` answers in private,
+so the group's budget (20 calls a minute, which the board needs) is not spent on it; only
+someone the bot cannot write to yet is answered in the group, through `repeats` (a
+repeat costs at most one short note a window).
+
+The calls go one at a time at the budget's lowest priority (OTHER), after the lobby's
+own message: a chat with many subscribers delays no board, hand or answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+
+from telegram import Bot, Chat, Update
+from telegram.ext import ContextTypes
+
+from bot.game.service import new_game_id
+from bot.handlers import repeats
+from bot.handlers.common import deps, is_group, reply, thread_of
+from bot.i18n import Translator, normalize, translator
+from bot.storage.models import Match
+from bot.storage.store import BrokenGameError, Store
+from bot.storage.subscriptions import MAX_SUBSCRIBERS, Subscribed, Subscriptions
+from bot.telegram import api, endings, keyboards, texts
+from bot.telegram.api import Outcome
+from bot.telegram.budget import Priority
+
+log = logging.getLogger(__name__)
+
+
+async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/notify (or /notify on) subscribes, /notify off unsubscribes; in a group only."""
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    if user is None or chat is None or message is None:
+        return
+    d = deps(context)
+    prefs = await d.store.user(user.id)
+    own = prefs.lang or normalize(user.language_code, d.settings.default_language)
+    if not is_group(chat):
+        await reply(update, translator(own)("Type /notify in the group whose games you want."))
+        return
+    group_tr = translator(await d.service.chat_language(chat.id))
+    choice = context.args[0].lower() if context.args else "on"
+    if choice not in ("on", "off") or len(context.args or ()) > 1:
+        usage = group_tr("/notify: I call you whenever a game opens here; /notify off stops it.")
+        await repeats.answer(update, context, group_tr, "notify:usage", usage)
+        return
+    subscriptions = Subscriptions(d.store)
+    thread_id = thread_of(message)
+    tr = translator(own)
+    place = escape(await _place(d.store, chat, thread_id, tr))
+    if choice == "off":
+        removed = await subscriptions.unsubscribe(chat.id, thread_id, user.id)
+        if removed:
+            text = tr("🔕 I will not call you to games in «{place}» any more.")
+        else:
+            text = tr("You were not being called to games in «{place}».")
+    elif not prefs.started:
+        await _ask_to_start(update, context, group_tr)
+        return
+    else:
+        found = await subscriptions.subscribe(chat.id, thread_id, user.id, own)
+        if found is Subscribed.FULL:
+            full = group_tr.n(
+                "There is already {count} subscriber here: that is the most.",
+                "There are already {count} subscribers here: that is the most.",
+                MAX_SUBSCRIBERS,
+            ).format(count=MAX_SUBSCRIBERS)
+            await repeats.answer(update, context, group_tr, "notify:full", full)
+            return
+        text = tr(
+            "🔔 I will call you here whenever a new game opens in «{place}», "
+            "until you type /notify off there."
+        )
+    sent = await api.send_text(context.bot, user.id, text.format(place=place))
+    if sent.outcome is Outcome.FORBIDDEN:  # he blocked the bot, or never pressed Start
+        await subscriptions.unsubscribe(chat.id, thread_id, user.id)
+        if choice != "off":
+            await _ask_to_start(update, context, group_tr)
+            return
+        done = group_tr("🔕 I will not call you to games in «{place}» any more.")
+        place = escape(await _place(d.store, chat, thread_id, group_tr))
+        await repeats.answer(update, context, group_tr, "notify:off", done.format(place=place))
+
+
+async def _ask_to_start(update: Update, context: ContextTypes.DEFAULT_TYPE, tr: Translator) -> None:
+    """The bot may not write first: he must press Start in its private chat."""
+    text = tr(
+        "To be called, open a private chat with me and press Start, then type /notify here again."
+    )
+    markup = keyboards.open_private_chat(tr, context.bot.username)
+    await repeats.answer(update, context, tr, "notify:start", text, markup)
+
+
+async def _place(store: Store, chat: Chat, thread_id: int | None, tr: Translator) -> str:
+    """The group (and its forum topic) as private messages name it."""
+    title = chat.title or tr("the group")
+    topic = await store.topic_name(chat.id, thread_id) if thread_id is not None else None
+    return f"{title} · {topic}" if topic else title
+
+
+async def prepare(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int | None, creator_id: int
+) -> tuple[str, dict[int, str]]:
+    """Before /newgame opens a lobby: its id, and the subscribers it calls (user id ->
+    language; not its creator), noted under that id before its lobby message is posted."""
+    subscriptions = Subscriptions(deps(context).store)
+    found = await subscriptions.subscribers(chat_id, thread_id)
+    found.pop(creator_id, None)
+    game_id = new_game_id()
+    if found:
+        await subscriptions.note_called(chat_id, thread_id, game_id, len(found))
+    return game_id, found
+
+
+async def not_opened(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    thread_id: int | None,
+    game_id: str,
+    calls: dict[int, str],
+) -> None:
+    """/newgame opened no lobby of that id: nobody is called to it."""
+    if calls:
+        await Subscriptions(deps(context).store).forget_called(chat_id, thread_id, game_id)
+
+
+def call(context: ContextTypes.DEFAULT_TYPE, match: Match, calls: dict[int, str]) -> None:
+    """Call them in the background: the /newgame handler does not wait for 50 messages."""
+    if calls:
+        context.application.create_task(
+            call_all(context.bot, deps(context).store, match, calls), name=f"notify {match.id}"
+        )
+
+
+async def call_all(bot: Bot, store: Store, match: Match, calls: dict[int, str]) -> int:
+    """Send each call, one at a time at the lowest priority; how many went.
+
+    Stops once the lobby is gone (started or closed: its Join link would only say so),
+    skips whoever took a seat meanwhile, and drops a subscriber who blocked the bot.
+    """
+    subscriptions = Subscriptions(store)
+    made = 0
+    for user_id, lang in calls.items():
+        try:
+            now = await store.load(match.chat_id, match.thread_id)
+        except BrokenGameError:
+            return made
+        if now is None or now.id != match.id or now.status != "lobby":
+            return made
+        if now.seat_of(user_id) is not None:
+            continue
+        tr = translator(lang)
+        text = tr("🔔 A new game opens in «{place}»: {game}. Press Join to take a seat.").format(
+            place=escape(endings.place_name(now, tr)),
+            game=escape(texts.variant_name(tr, now.variant)),
+        )
+        markup = keyboards.call_to_lobby(now, tr, bot.username)
+        sent = await api.send_text(
+            bot, user_id, text, markup=markup, priority=Priority.OTHER, patient=False
+        )
+        if sent.outcome is Outcome.FORBIDDEN:
+            await subscriptions.unsubscribe(match.chat_id, match.thread_id, user_id)
+            log.info("chat %s: a subscriber blocked the bot; dropped", match.chat_id)
+        elif sent.ok:
+            made += 1
+    return made

@@ -1,0 +1,58 @@
+"""The chat's ratings as text: the /stats table per variant and /top's best players."""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.game.ratings import shown
+from bot.i18n import Translator
+from bot.render.words import variant_title
+from bot.storage.models import RatingLine
+from bot.telegram.callbacks import VARIANTS
+
+STATS_ROWS = 15  # people in each variant's table of /stats
+TOP_ROWS = 3  # people of each variant in /top
+
+
+def ranked(lines: dict[int, RatingLine]) -> list[RatingLine]:
+    """Best first: by the shown rating, then more games, then the name."""
+    return sorted(
+        lines.values(), key=lambda line: (-shown(line.mu, line.sigma), -line.games, line.name)
+    )
+
+
+def rating_row(tr: Translator, place: int, line: RatingLine) -> str:
+    """«1. Ирина — 1104 · 3 игры, 2 победы»."""
+    games = tr.n("{count} game", "{count} games", line.games).format(count=line.games)
+    wins = tr.n("{count} win", "{count} wins", line.wins).format(count=line.wins)
+    return tr("{place}. {name} — {rating} · {games}, {wins}").format(
+        place=place,
+        name=escape(line.name),
+        rating=shown(line.mu, line.sigma),
+        games=games,
+        wins=wins,
+    )
+
+
+def rating_tables(
+    tr: Translator, by_variant: dict[str, dict[int, RatingLine]], rows: int = STATS_ROWS
+) -> list[str]:
+    """A heading and the best `rows` people for each variant that has ratings, each
+    after an empty line."""
+    text: list[str] = []
+    for variant in VARIANTS:
+        lines = ranked(by_variant.get(variant, {}))[:rows]
+        if not lines:
+            continue
+        title = escape(variant_title(tr, variant))
+        text += ["", tr("<b>Rating</b> · {variant}").format(variant=title)]
+        text.extend(rating_row(tr, place, line) for place, line in enumerate(lines, start=1))
+    return text
+
+
+def top_text(tr: Translator, by_variant: dict[str, dict[int, RatingLine]]) -> str:
+    """/top: the chat's best of each variant, or why there are none yet."""
+    tables = rating_tables(tr, by_variant, TOP_ROWS)
+    if not tables:
+        return tr("No rated games in this chat yet: a finished game of two or more people counts.")
+    return "\n".join([tr("<b>The chat's best</b>"), *tables])
