@@ -600,13 +600,15 @@ def test_taps_while_redis_is_gone_say_try_again_and_play_resumes_by_itself(
                 api, storage, group, people, humans, kinds=("P",)
             )
             before = storage.version(group)
+            # The board may lag the hands on a loaded machine: its button is pressed below.
+            until(lambda: board_messages(api, group), "the board posted", 30)
+            board = board_messages(api, group)[-1]
 
             # 1. Redis goes the moment his move is confirmed, with the computer's next.
             press_and_confirm(api, ledger, user, message, button)
             logged = len(bot.log())
             server.kill()
             # «My tiles» on the board is answered «try again».
-            board = board_messages(api, group)[-1]
             tap = api.press_button(user, group, board.id, re.compile("Мои кости"))
             text, alert = api.callback_answer(tap, timeout=30)
             assert (text, alert) == (try_again, True)

@@ -96,10 +96,23 @@ class RaceWorld:
         self.games[found[0].match.id] = found[0]
         return found
 
+    async def ready_to_tap(self, c: Chooser) -> tuple[Stored, int, MessageView]:
+        """`ready()`, then maybe a tile that fits two ends pressed (see `open_ends`)."""
+        for _ in range(5):
+            stored, to_act, hand = await self.ready()
+            opened = await self.open_ends(stored, to_act, hand, c)
+            if opened is not None:
+                return stored, to_act, opened
+            await self.h.settle()  # the hand was being replaced: take the new one
+        raise AssertionError("the hand of the seat to act kept changing")
+
     async def open_ends(
         self, stored: Stored, user: int, hand: MessageView, c: Chooser
-    ) -> MessageView:
-        """Maybe press a tile that fits two ends first, so that the race is on its ends."""
+    ) -> MessageView | None:
+        """Maybe press a tile that fits two ends first, so that the race is on its ends.
+
+        None: the hand was out of date already (a "My tiles" of the last race was still
+        replacing it with a new message); nothing changed."""
         assert stored.game is not None
         ends: Counter[Tile] = Counter(
             m.tile for m in stored.game.legal_moves() if isinstance(m, Play) and m.end
@@ -113,10 +126,14 @@ class RaceWorld:
         ]
         if not tiles or not c.pick((True, False)):
             return hand
-        update = query(self.h.api, user, user, hand.id, c.pick(tiles))
+        data = c.pick(tiles)
+        update = query(self.h.api, user, user, hand.id, data)
         await tap(self.runs[0], update)
         answer = await self.answers.of(query_id(update))
-        assert answer is not None and answer.text in CHOICES[:2], answer
+        assert answer is not None
+        if answer.text == STALE and hand_changed(self.h.api, user, hand.id, data):
+            return None
+        assert answer.text in CHOICES[:2], answer
 
         def ends_shown(api: FakeBotApi) -> MessageView | None:
             shown = api.message(user, hand.id)
@@ -128,8 +145,7 @@ class RaceWorld:
 
     async def taps_of(self, c: Chooser, count: int, everyone: bool) -> tuple[Stored, list[Tap]]:
         """`count` taps (`everyone`: one by each player) of what each of them sees now."""
-        stored, to_act, hand = await self.ready()
-        hand = await self.open_ends(stored, to_act, hand, c)
+        stored, to_act, hand = await self.ready_to_tap(c)
         stored = await read(self.h.store, self.chat)
         board = await board_shown(self.h, self.chat)
         board_data = [
@@ -150,8 +166,7 @@ class RaceWorld:
 
     async def own_tap(self, c: Chooser) -> tuple[Stored, Tap]:
         """A tap by the seat to act on one of the buttons his hand message shows now."""
-        stored, to_act, hand = await self.ready()
-        hand = await self.open_ends(stored, to_act, hand, c)
+        stored, to_act, hand = await self.ready_to_tap(c)
         stored = await read(self.h.store, self.chat)
         data = c.pick(_mostly_moves(hand, c))
         return stored, Tap(to_act, to_act, hand.id, data, 0, 0)
@@ -240,3 +255,13 @@ class RaceWorld:
         if stored.match is not None:
             self.games[stored.match.id] = stored
         return self.watch.crashes() + self.watch.leaks(list(self.games.values()), final=True)
+
+
+STALE = "Эта кнопка устарела."
+
+
+def hand_changed(api: FakeBotApi, user: int, message_id: int, data: str) -> bool:
+    """Whether the hand message no longer shows `data`, or a newer hand was sent."""
+    shown = {b.callback_data for b in api.message(user, message_id).buttons}
+    newer = any(m.id > message_id and m.from_bot for m in api.messages(user))
+    return data not in shown or newer
