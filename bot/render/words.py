@@ -81,6 +81,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Your turn"),
     N_("No tile fits: draw"),
     N_("No tile fits: pass"),
+    N_("No tile fits: pass, penalty +{points}"),
     N_("Standings"),
     N_("Record: {points}"),
     N_("Lost"),

@@ -62,6 +62,7 @@ RUSSIAN = {
     "Your turn": "Ваш ход",
     "No tile fits: draw": "Нечем ходить: берите",
     "No tile fits: pass": "Нечем ходить: пас",
+    "No tile fits: pass, penalty +{points}": "Ходить нечем: пас, штраф +{points}",
     "Standings": "Таблица",
     "Record: {points}": "Запись {points}",
     "Lost": "Проиграл",
@@ -200,6 +201,7 @@ def test_every_message_id_is_used_and_listed() -> None:
                 render_hand(view_for(game, seat), tr)
     # Seen only in rare states, drawn separately below.
     rare = {"Player {number}", "No tile fits: draw", "No tile fits: pass", "Standings", "Blocked"}
+    rare |= {"No tile fits: pass, penalty +{points}"}
     # How a round ended, and the plural forms of its points, depend on the deal.
     rare |= {form for pair in PLURALS for form in pair}
     rare |= {"Nobody scores: the fewest pips are shared", "Nobody passed: no penalties"}
