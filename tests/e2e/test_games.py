@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.bot.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
 from tests.e2e.harness import BotProcess, Human, check_finished_game, open_table, play_to_the_end
 from tests.fakebotapi import FakeBotApi
 
@@ -30,3 +31,8 @@ def test_a_whole_game(api: FakeBotApi, bot: BotProcess, variant: str, seats: str
     final = play_to_the_end(api, group, humans)
     check_finished_game(api, group, people, final, lobby_id)
     assert sum(h.moves for h in humans) > 0
+    # Everything people were shown reads like the bot: no record notation («6:2@E»), no
+    # «вышел(а)».
+    shown = [text for call in api.calls() for text in texts_in(call.params)]
+    assert len(shown) > 10
+    assert [t for t in shown if NOTATION.search(t) or GENDER_SUFFIX.search(t)] == []
