@@ -159,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         choices=[f"{a}-{b}" for a, b in PAIRINGS],
     )
     parser.add_argument(
-        "--rollouts", type=int, default=DEFAULT_ROLLOUTS, help="expert playouts per move"
+        "--rollouts",
+        type=int,
+        default=DEFAULT_ROLLOUTS,
+        help="expert budget per move, in playouts of a whole round",
     )
     parser.add_argument(
         "--time-cap",

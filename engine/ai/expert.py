@@ -4,38 +4,56 @@ For each decision it deals the hidden tiles many times, consistently with what t
 seat has seen (`engine.ai.hidden`), and in each such world plays every candidate
 move, then the rest of the round with everybody playing greedily (itself a little
 more carefully, see `Sim`) on the fast simulation (`engine.ai.sim`). The move with
-the best average outcome for the match wins: points against the best rival's,
-plus a bonus for a match won or lost in the simulation (twolane: the game won,
-and penalties). Each world is shared by all the candidates, so luck in the deal
-cancels out of their comparison, and candidates that trail clearly are dropped
-along the way (`race`) to spend the budget on the close ones.
+the best average outcome for the match wins: the chance of winning the match
+that the round's end leaves (`match_chance`), plus a little for the points
+themselves (twolane: the game won, and penalties). Each world is shared by all
+the candidates, so luck in the deal cancels out of their comparison, and
+candidates that trail clearly are dropped along the way (`race`) to spend the
+budget on the close ones. Once nothing is hidden any more (no boneyard, one
+rival with tiles) an exact search takes over (`engine.ai.endgame`).
 
-Budget: `rollouts` simulated playouts per decision, which makes play reproducible
-for a seed; `time_cap` is a hard wall-clock cap for live play on top of that. The
-engine reads no clock of its own: the caller hands one in (`clock=time.perf_counter`)
-to have the cap enforced.
+Budget: `rollouts` playouts of a whole round per decision, counted as simulation
+work, so that late in a round, where playouts are short, the same time buys
+more of them; that makes play reproducible for a seed. `time_cap` is a hard
+wall-clock cap for live play on top of that. The engine reads no clock of its
+own: the caller hands one in (`clock=time.perf_counter`) to have the cap enforced.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 
+from engine.ai.endgame import is_endgame, solve
 from engine.ai.greedy import expected_others_pips, move_key
-from engine.ai.hidden import knowledge_from_view, sample_world, world_game
+from engine.ai.hidden import Knowledge, knowledge_from_view, sample_world, world_game
 from engine.ai.player import decision_rng, legal_or_fail
-from engine.ai.sim import TWOLANE, Sim
+from engine.ai.sim import MUGGINS, MUGGINS_TARGET, TWOLANE, Sim
 from engine.moves import Move, Play
 from engine.tiles import End
 from engine.variants import ruleset
 from engine.view import SeatView
 
 DEFAULT_ROLLOUTS = 240
+# The budget is counted in units of simulation work (see `Sim.play_out`): a
+# rollout stands for REFERENCE_WORK of them, about a whole two-player round.
+# Each playout costs its work plus PLAYOUT_OVERHEAD (copying the world, laying
+# the candidate, judging the end), each world WORLD_OVERHEAD (dealing it).
+REFERENCE_WORK = 80
+PLAYOUT_OVERHEAD = 3
+WORLD_OVERHEAD = 15
 DEFAULT_TIME_CAP = 0.4  # seconds
-# The value of winning the match outright in a rollout, in round points.
+# The value of the match won (its loss: minus this), in round points; the chance
+# of it a rollout leaves counts in proportion (`match_chance`).
 MATCH_BONUS = 20.0
+# A round point in itself, besides what it does to the chance of winning the match.
+POINT_WEIGHT = 0.5
+# The spread of the match race: the standard deviation of the point difference
+# still to come, per square root of the points still needed by both.
+MATCH_SPREAD = 1.5
 # twolane: the value of winning the game, in passes (10 penalty points each).
-TWOLANE_WIN = 3.0
+TWOLANE_WIN = 6.0
 # Racing: after MIN_WORLDS worlds, and every CHECK_EVERY more, drop the candidates
 # that trail the leader by more than DROP_Z standard errors.
 MIN_WORLDS = 8
@@ -46,8 +64,8 @@ DROP_Z = 2.5
 class ExpertPlayer:
     """Plays the move with the best average rollout outcome.
 
-    `rollouts` is the budget of playouts per decision (None: as many as
-    `time_cap` allows); `time_cap` caps the time per decision in seconds, read
+    `rollouts` is the budget per decision, in playouts of a whole round (None:
+    as many as `time_cap` allows); `time_cap` caps the time per decision in seconds, read
     from `clock` (seconds, e.g. `time.perf_counter`; without a clock there is no
     cap and play is fully reproducible). The default budget answers well within
     the cap on one core, so the cap only bites on a slow or busy machine.
@@ -82,27 +100,37 @@ class ExpertPlayer:
         rng = decision_rng(self.seed, view)
         knowledge = knowledge_from_view(view)
         seat = knowledge.seat
+        if view.boneyard_size == 0:
+            exact = solve_endgame(view, knowledge, candidates, rng)
+            if exact is not None:
+                return exact
         # values[i][w]: candidate i's outcome in world w, for every world it was tried in.
         values: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
-        spent = 0
+        spent = 0.0
         worlds = 0
-        while spent + len(alive) <= budget or worlds == 0:
+        # The budget is counted in simulation work, so that short playouts late in a
+        # round buy more worlds than long ones at its start, for about the same time.
+        work_budget = budget * REFERENCE_WORK
+        cost = float(REFERENCE_WORK)  # the last world's cost per candidate
+        while spent + WORLD_OVERHEAD + cost * len(alive) <= work_budget or worlds == 0:
             base = Sim.from_game(world_game(view, sample_world(knowledge, rng)))
             base.careful = seat if self.careful else -1
             results = []
+            work = 0
             for index in alive:
                 if clock is not None and clock() >= deadline:
                     break
                 sim = base.copy()
                 sim.apply(candidates[index])
-                sim.play_out()
+                work += sim.play_out() + PLAYOUT_OVERHEAD
                 results.append(outcome(sim, seat))
             if len(results) < len(alive):
                 break  # out of time: this world was not tried on every candidate
             for index, value in zip(alive, results, strict=True):
                 values[index].append(value)
-            spent += len(alive)
+            spent += work + WORLD_OVERHEAD
+            cost = work / len(alive)
             worlds += 1
             if worlds >= MIN_WORLDS and worlds % CHECK_EVERY == 0:
                 alive = race(alive, values)
@@ -112,6 +140,21 @@ class ExpertPlayer:
             return candidates[0]
         best = max(alive, key=lambda i: (sum(values[i]), -i))
         return candidates[best]
+
+
+def solve_endgame(
+    view: SeatView, knowledge: Knowledge, candidates: list[Move], rng: random.Random
+) -> Move | None:
+    """The best move by exact search, when nothing is hidden any more and the search
+    is small enough (see `engine.ai.endgame`); None otherwise."""
+    sim = Sim.from_game(world_game(view, sample_world(knowledge, rng)))
+    if not is_endgame(sim, knowledge.seat):
+        return None
+    values = solve(sim, knowledge.seat, candidates, outcome)
+    if values is None:
+        return None
+    best = max(range(len(candidates)), key=lambda i: (values[i], -i))
+    return candidates[best]
 
 
 def race(alive: list[int], values: list[list[float]]) -> list[int]:
@@ -183,10 +226,23 @@ def outcome(sim: Sim, seat: int) -> float:
         return TWOLANE_WIN * win + (rival - totals[seat]) / 10
     mine_points = totals[seat]
     rival_points = max(t for s, t in enumerate(totals) if s != seat)
-    value = float(mine_points - rival_points)
+    value = POINT_WEIGHT * (mine_points - rival_points)
     if sim.match_over:
-        if mine_points > rival_points:
-            value += MATCH_BONUS
-        elif mine_points < rival_points:
-            value -= MATCH_BONUS
-    return value
+        lead = mine_points - rival_points
+        return value + MATCH_BONUS * ((lead > 0) - (lead < 0))
+    target = MUGGINS_TARGET if sim.kind == MUGGINS else sim.target
+    if target is None:
+        return value
+    return value + MATCH_BONUS * match_chance(target - mine_points, target - rival_points)
+
+
+def match_chance(need: int, rival_needs: int) -> float:
+    """How likely the seat is to win the match, from -1 (lost) to 1 (won).
+
+    A race to the target: the difference in what is still needed, against its
+    spread over the points still to be scored (a normal approximation).
+    """
+    need = max(need, 1)
+    rival_needs = max(rival_needs, 1)
+    z = (rival_needs - need) / (MATCH_SPREAD * math.sqrt(need + rival_needs))
+    return math.erf(z / math.sqrt(2))

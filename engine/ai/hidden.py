@@ -83,9 +83,10 @@ def knowledge_from_view(view: SeatView, read_plays: bool = True) -> Knowledge:
 
     With `read_plays`, a seat that laid a move is believed to hold no tile it would
     have rather laid by the greedy player's first two rules: none that would have
-    scored more, nor as much with more pips. That is exact for the greedy player
-    and a fair guess for people; what cannot be squared with the tiles left is
-    dropped when sampling.
+    scored more, nor as much with more pips (twolane scores nothing: none heavier
+    that would have left it a play, see `_preferred_unstuck`). That is exact for
+    the greedy player and a fair guess for people; what cannot be squared with the
+    tiles left is dropped when sampling.
     """
     if view.seat is None:
         raise ValueError("an onlooker's view has no hand to reason from")
@@ -98,7 +99,6 @@ def knowledge_from_view(view: SeatView, read_plays: bool = True) -> Knowledge:
     slots: list[list[Slot]] = [[] if s == me else [FREE_SLOT] * size for s in range(seats)]
     seen = set(view.hand) | set(view.table.tiles())
     unseen = tuple(t for t in ALL_TILES if t not in seen)
-    read_plays = read_plays and rules.scores_plays
     table = Table()
     for entry in view.moves:
         seat = entry.seat
@@ -118,8 +118,11 @@ def knowledge_from_view(view: SeatView, read_plays: bool = True) -> Knowledge:
         if seat != me and read_plays:
             opening_forced = not table.ends and rules.required_opening(view.round_number)
             if not opening_forced:
-                laid = sum(play.tile.pips for play in plays)
-                shuns = _preferred(rules, table, unseen, entry.points, laid)
+                if rules.penalty_scoring:
+                    shuns = _preferred_unstuck(rules, table, unseen, plays[0].tile)
+                else:
+                    laid = sum(play.tile.pips for play in plays)
+                    shuns = _preferred(rules, table, unseen, entry.points, laid)
                 if shuns:
                     slots[seat] = [Slot(m.lacks, m.shuns | shuns) for m in slots[seat]]
         for index, play in enumerate(plays):
@@ -165,6 +168,29 @@ def _preferred(
             options = [OPENINGS[tile, west] for west in {tile.high, tile.low}]
         for play in options:
             if (play_outcome(rules, table, play)[0], tile.pips) > (points, pips):
+                found |= TILE_BIT[tile]
+                break
+    return found
+
+
+def _preferred_unstuck(rules: Ruleset, table: Table, tiles: tuple[Tile, ...], laid: Tile) -> int:
+    """twolane: the tiles (as `TILE_BIT`s) a greedy player would have laid rather than `laid`.
+
+    Nothing scores there, so the greedy player sheds the heaviest tile that does
+    not leave it stuck: a heavier tile is ruled out when some way of laying it
+    leaves an end that `laid`, still in hand then, would have fitted.
+    """
+    found = 0
+    ends = table.ends
+    for tile in tiles:
+        if tile.pips <= laid.pips:
+            continue
+        if ends:
+            options: list[Play] = [PLAYS_BY_END[end][tile] for end, v in ends if tile.has(v)]
+        else:
+            options = [OPENINGS[tile, west] for west in {tile.high, tile.low}]
+        for play in options:
+            if any(laid.has(value) for value in play_outcome(rules, table, play)[1]):
                 found |= TILE_BIT[tile]
                 break
     return found

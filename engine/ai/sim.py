@@ -286,6 +286,14 @@ class Sim:
         else:
             self._pass()
 
+    def make(self, candidate: Candidate) -> None:
+        """Lay one of `candidates()`."""
+        self._make(candidate)
+
+    def pass_turn(self) -> None:
+        """Pass (or, in twolane, take the pass and its penalty); only when no play fits."""
+        self._pass()
+
     def _can_draw(self) -> bool:
         return bool(self.bone) and not (self.kind == TWOLANE and self.drew)
 
@@ -447,15 +455,15 @@ class Sim:
             score += TWOLANE_STUCK
         return (score, sum(t[0] + t[1] for t in laid), fits, kept.bit_count())
 
-    def greedy_step(self) -> None:
-        """Make the greedy player's move for the seat to act."""
+    def greedy_step(self) -> int:
+        """Make the greedy player's move for the seat to act; how many plays it weighed."""
         found = self.candidates()
         if not found:
             if self._can_draw():
                 self._draw()
             else:
                 self._pass()
-            return
+            return 0
         best = found[0]
         if len(found) > 1:
             turn = self.turn
@@ -471,6 +479,7 @@ class Sim:
                 if key > best_key:
                     best, best_key = candidate, key
         self._make(best)
+        return len(found)
 
     def _threat(self, candidate: Candidate) -> float:
         """fives: the points the next seat may expect to score right after `candidate`.
@@ -520,7 +529,13 @@ class Sim:
         held = len(self.hands[nxt]) if nxt != turn else 0
         return worth * (1.0 - (1.0 - found / unseen) ** held)
 
-    def play_out(self) -> None:
-        """Greedy play for every seat until the round ends."""
+    def play_out(self) -> int:
+        """Greedy play for every seat until the round ends.
+
+        Returns the work it took, a measure of its time: a unit per move and
+        per play weighed.
+        """
+        work = 0
         while self.end is None:
-            self.greedy_step()
+            work += 1 + self.greedy_step()
+        return work

@@ -13,6 +13,7 @@ from engine import (
     ALL_TILES,
     Doubles,
     Draw,
+    End,
     Game,
     Move,
     Pass,
@@ -34,9 +35,11 @@ from engine.ai import (
     sample_world,
     world_game,
 )
-from engine.ai.expert import race
+from engine.ai.endgame import is_endgame, solve
+from engine.ai.expert import match_chance, outcome, race
 from engine.ai.greedy import greedy_move_in
 from engine.ai.hidden import Slot, values_of
+from engine.ai.sim import TWOLANE
 
 VARIANTS = ("fives", "muggins", "twolane")
 NAMES = ["A", "B", "C", "D"]
@@ -448,3 +451,111 @@ def test_the_simulation_follows_the_engine(variant: str) -> None:
             else:
                 assert sim.totals == game.totals
                 assert sim.match_over == game.over
+
+
+# -- the endgame solver ------------------------------------------------------------------------
+
+
+def twolane_endgame() -> Sim:
+    """twolane, nothing hidden: ends 6 and 1, seat 0 to play 6:3 or 1:4, seat 1 holds 3:0."""
+    sim = Sim()
+    sim.kind = TWOLANE
+    sim.seats = 2
+    sim.hands = [[T("6:3"), T("1:4")], [T("3:0")]]
+    sim.totals = [0, 0]
+    sim.ends = [6, 1, 0, 0]
+    sim.nends = 2
+    return sim
+
+
+def test_the_endgame_solver_sees_past_the_greedy_move() -> None:
+    # Greedy sheds the heavier 6:3, which lets 3:0 out first; 1:4 leaves seat 1 to pass
+    # (10 penalties) and seat 0 goes out next turn.
+    sim = twolane_endgame()
+    heavy, light = Play(T("6:3"), End.W), Play(T("1:4"), End.E)
+    greedy = sim.copy()
+    greedy.greedy_step()
+    assert greedy.hands[0] == [T("1:4")]
+    assert is_endgame(sim, 0)
+    values = solve(sim, 0, [heavy, light], outcome)
+    assert values is not None
+    assert values[1] > values[0]
+    after = sim.copy()
+    after.apply(light)
+    after.play_out()
+    assert after.totals == [0, 10] and after.out == [0]
+
+
+def test_the_endgame_solver_gives_up_past_its_node_limit() -> None:
+    sim = twolane_endgame()
+    moves = [Play(T("6:3"), End.W), Play(T("1:4"), End.E)]
+    assert solve(sim, 0, moves, outcome, limit=2) is None
+
+
+def minimax(sim: Sim, seat: int) -> float:
+    """The plain search the solver must agree with: every line, no pruning."""
+    if sim.end is not None:
+        return outcome(sim, seat)
+    found = sim.candidates()
+    if not found:
+        child = sim.copy()
+        child.pass_turn()
+        return minimax(child, seat)
+    results = []
+    for candidate in found:
+        child = sim.copy()
+        child.make(candidate)
+        results.append(minimax(child, seat))
+    return max(results) if sim.turn == seat else min(results)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_endgame_solver_finds_the_minimax_value(variant: str) -> None:
+    checked = 0
+    for seed in range(60):
+        game = Game.new(variant, NAMES[:2], seed=seed)
+        while not game.over and (game.round.boneyard or len(game.legal_moves()) < 2):
+            game.push(greedy_move_in(game))
+        if game.over or game.round.end is not None:
+            continue
+        sim = Sim.from_game(game)
+        seat = game.turn
+        assert seat is not None
+        moves = [m for m in game.legal_moves() if isinstance(m, Play | Doubles)]
+        values = solve(sim, seat, moves, outcome)
+        if values is None:
+            continue
+        exact = []
+        for move in moves:
+            child = sim.copy()
+            child.apply(move)
+            exact.append(minimax(child, seat))
+        # The best move's value is exact; the others' may be bounds no better than it.
+        assert max(values) == pytest.approx(max(exact))
+        best = values.index(max(values))
+        assert exact[best] == pytest.approx(max(exact))
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_match_chance_favours_the_seat_that_needs_less() -> None:
+    assert match_chance(10, 10) == 0
+    assert match_chance(5, 20) == pytest.approx(-match_chance(20, 5))
+    assert 0 < match_chance(20, 25) < match_chance(5, 10) < 1
+    assert match_chance(30, 5) < match_chance(30, 20) < 0
+
+
+def test_a_twolane_seat_is_believed_to_shed_its_heaviest_tile() -> None:
+    # Seat 1 lays 6:1 on the opening 6:6 although 6:5 fitted and left it 6:1 to play.
+    game = Game.empty("twolane", NAMES[:2])
+    first = [T(t) for t in ["6:6", "0:0", "1:1", "2:2", "3:3"]]
+    second = [T(t) for t in ["6:1", "6:5", "4:4", "5:5", "0:1"]]
+    used = set(first) | set(second)
+    game.start_round(0, [first, second], [t for t in ALL_TILES if t not in used])
+    for text in ["6:6", "6:1@W"]:
+        game.push(game.parse_move(text))
+    knowledge = knowledge_from_view(view_for(game, 0))
+    heavier = {T(t) for t in ["6:2", "6:3", "6:4", "6:5"]}  # not the lighter 6:0
+    for slot in knowledge.slots[1]:
+        shunned = {t for t in knowledge.unseen if not slot.allows(t)}
+        assert shunned == heavier
