@@ -28,7 +28,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import (
     ClusterDownError,
     RedisClusterException,
@@ -43,6 +45,7 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 REDIS_POOL_WAIT = 20.0  # seconds a command waits for a free connection before failing
+RECONNECT_TRIES = 2  # a command on a broken connection is sent again on a new one
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}  # scheme: TLS
 SENTINEL_SCHEMES = {"redis+sentinel": False, "rediss+sentinel": True}
 FIRST_PAUSE = 0.2  # seconds between pings while Redis does not answer, doubling...
@@ -93,7 +96,14 @@ def connect_redis(settings: Settings) -> tuple[Redis, bool]:
     if scheme in SENTINEL_SCHEMES:
         return _sentinel(parse_place(url), settings.redis_max_connections), False
     pool = BlockingConnectionPool.from_url(
-        url, max_connections=settings.redis_max_connections, timeout=REDIS_POOL_WAIT
+        url,
+        max_connections=settings.redis_max_connections,
+        timeout=REDIS_POOL_WAIT,
+        # After a Redis restart every pooled connection is dead: the first command on one
+        # reconnects and tries again instead of failing the press it serves. Writes are
+        # compare-and-set scripts, so one that did land and is sent again changes nothing.
+        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), RECONNECT_TRIES),
+        retry_on_error=[RedisConnectionError],
     )
     return Redis(connection_pool=pool), False
 
