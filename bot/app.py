@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 COMMAND_HELP = {
     "newgame": N_("Start a domino game here"),
+    "practice": N_("Practise against the computer, with hints (private chat)"),
     "rules": N_("The rules of each game"),
     "score": N_("The current table"),
     "leave": N_("The computer takes your seat"),

@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 CAPTION_LIMIT = 1024
 RECENT_SHOWN = 8  # moves listed in a caption at most
 CALLS_PER_PASS = 6
+PRACTICE_INTERVAL = 1.5  # seconds between a practice game's board edits, at most
+PRACTICE_PER_MINUTE = 40  # its chat's calls a minute (hands share it)
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,8 @@ class GroupConverger:
         # Told when a group's game moved to a new chat id (a supergroup), so that the
         # new chat is brought in line.
         self.on_moved: Callable[[int, list[int | None]], None] | None = None
-        # Told when the final table is posted: the hands' last edit links to it.
-        self.on_final: Callable[[int, int | None], None] | None = None
+        # Told when a call the hands may wait for is made (see _record).
+        self.on_posted: Callable[[int, int | None], None] | None = None
 
     async def run(self, chat_id: int, thread_id: int | None) -> float | None:
         """Make the calls the group needs now; when to look again (None: nothing left).
@@ -97,14 +99,8 @@ class GroupConverger:
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0  # another process is making a call: look again after it
-            allowed = next_group_call(
-                shown.calls,
-                shown.paced,
-                now,
-                self.settings.group_edit_interval_seconds,
-                self.settings.group_messages_per_minute,
-                step,
-            )
+            interval, per_minute = self._pace(match)
+            allowed = next_group_call(shown.calls, shown.paced, now, interval, per_minute, step)
             if allowed > now:
                 return allowed
             claimed = await self._claim(key, stored, shown, step, now)
@@ -119,6 +115,16 @@ class GroupConverger:
             if recorded is not None and group_step(match, game, recorded) is None:
                 return None  # all shown (a change since kicks us again)
         return self.clock()
+
+    def _pace(self, match: Match) -> tuple[float, int]:
+        """The board's interval and the calls a minute for this chat. A practice game's
+        private chat is not held to a group's 20 a minute (Telegram asks for about a
+        message a second there), and its one player waits for each board."""
+        interval = self.settings.group_edit_interval_seconds
+        per_minute = self.settings.group_messages_per_minute
+        if match.practice:
+            return min(interval, PRACTICE_INTERVAL), max(per_minute, PRACTICE_PER_MINUTE)
+        return interval, per_minute
 
     async def _claim(
         self,
@@ -194,8 +200,13 @@ class GroupConverger:
             return now + max(result.retry_after, 0.1), recorded
         if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
             return now + BACKOFF.after(max(failures, 1)), recorded
-        if result.ok and step.call is GroupCall.FINAL and self.on_final is not None:
-            self.on_final(match.chat_id, match.thread_id)
+        # The hands' next call may wait for this one: the last hand links to the final
+        # table, and a practice game's hand comes below its round's board.
+        posted = step.call is GroupCall.FINAL or (
+            match.practice and step.call is GroupCall.NEW_BOARD
+        )
+        if result.ok and posted and self.on_posted is not None:
+            self.on_posted(match.chat_id, match.thread_id)
         if result.outcome is Outcome.FORBIDDEN:
             log.info("cannot write to chat %s: its game is abandoned", match.chat_id)
             await self.service.abandon(match.chat_id, match.thread_id, match.id)
@@ -255,6 +266,9 @@ class GroupConverger:
             if match.ended == "silence":  # the standings as the game was left
                 silence = html.escape(clock_texts.silence_end(tr, self.settings))
                 caption = _with_line(caption, silence)
+            if match.practice:
+                used = await self.store.hints_used(match.chat_id, match.thread_id, match.id)
+                caption = _with_line(caption, texts.hints_used(tr, used))
             return await api.send_photo(
                 self.bot,
                 match.chat_id,

@@ -87,8 +87,18 @@ class HandConverger:
             # A finished game's hand links to the final table, where messages have links.
             linked = match.status == "over" and endings.linkable(match.chat_id)
             final_id = await self._final_table(match) if linked else None
-            want = hand_want(match, game, seat, final_id)
+            board_id, waits_for_board = None, False
+            if match.practice and match.status == "playing" and game is not None:
+                board_id = await self._board_of(match, game.round.number)
+                waits_for_board = board_id is None
+            want = hand_want(match, game, seat, final_id, board_id)
             step = hand_step(want, shown, match.seats[seat].hand_requests)
+            if waits_for_board and step is not None and step.call is not HandCall.STRIP:
+                # The hand comes below its round's board, whose post kicks us. Meanwhile the
+                # last round's hand loses its buttons (only one message has live ones).
+                if not shown.live or shown.message_id is None:
+                    return None
+                step = HandStep(HandCall.STRIP, shown.message_id)
             if step is None:
                 remind_at = self._reminder_due(match, want, shown)
                 if remind_at is None or remind_at > self.clock():
@@ -177,6 +187,14 @@ class HandConverger:
 
         await self.store.change(key, HandDelivery, apply)
         return noted
+
+    async def _board_of(self, match: Match, round_number: int) -> int | None:
+        """The message id of the board of that round of the match, once it is posted."""
+        _, stored = await self.store.read_group(match.chat_id, match.thread_id)
+        shown = stored.value
+        if shown is None or shown.game_id != match.id or shown.board.round_number != round_number:
+            return None
+        return shown.board.message_id
 
     async def _final_table(self, match: Match) -> int | None:
         """The message id of the group's final table of this match, once it is posted."""
@@ -320,6 +338,8 @@ def _apply_result(
             # Done, gone, or not ours to edit (a message of his own among the ids checked).
             shown.stale = [m for m in shown.stale if m != step.message_id]
             shown.failures = 0
+            if step.message_id == shown.message_id:  # the hand itself: it shows no turn now
+                shown.live, shown.shows = False, ""
         else:
             shown.failures += 1
         return

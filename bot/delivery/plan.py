@@ -7,6 +7,7 @@ time, so a pass can stop after any call and the next pass goes on from there.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -143,6 +144,10 @@ class HandWant:
     # Send it even if the seat has no message yet (not so for a seat the computer plays
     # from the start of its time in private, nor for a game stopped before it began there).
     send_if_missing: bool = True
+    # A practice game (the board in the same chat): a turn edits the hand in place, and
+    # the hand must come after this message (its round's board) to be read below it.
+    in_place: bool = False
+    below: int = 0
 
 
 def turn_start(game: Game) -> int:
@@ -156,12 +161,29 @@ def turn_start(game: Game) -> int:
 
 
 def hand_want(
-    match: Match, game: Game | None, seat_index: int, final_message_id: int | None = None
+    match: Match,
+    game: Game | None,
+    seat_index: int,
+    final_message_id: int | None = None,
+    board_message_id: int | None = None,
 ) -> HandWant | None:
     """What seat `seat_index` should see in private (None: nothing is sent to it).
 
     `final_message_id`: the group's final table, which a finished game's hand links to.
+    `board_message_id`: a practice game's board of the round under way, which its hand
+    comes below.
     """
+    want = _hand_want(match, game, seat_index, final_message_id)
+    if want is None or not match.practice or board_message_id is None:
+        return want
+    return dataclasses.replace(
+        want, shows=f"{want.shows}:b{board_message_id}", in_place=True, below=board_message_id
+    )
+
+
+def _hand_want(
+    match: Match, game: Game | None, seat_index: int, final_message_id: int | None
+) -> HandWant | None:
     if game is None or seat_index >= len(match.seats):
         return None
     seat = match.seats[seat_index]
@@ -219,7 +241,9 @@ def hand_step(want: HandWant | None, shown: HandDelivery, requests: int) -> Hand
         return None
     if shown.message_id is None:
         return HandStep(HandCall.SEND) if want.send_if_missing else None
-    if want.live and not shown.shows.startswith(f"A:{want.turn}:"):
+    if shown.message_id < want.below:
+        return HandStep(HandCall.SEND)  # a new round's board came after it: below that one
+    if want.live and not want.in_place and not shown.shows.startswith(f"A:{want.turn}:"):
         return HandStep(HandCall.SEND)  # his turn begins: a new message, so he is notified
     return HandStep(HandCall.EDIT, shown.message_id)
 

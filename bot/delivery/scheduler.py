@@ -99,7 +99,7 @@ class Delivery:
         self._bot = bot
         self._notices: set[asyncio.Task[None]] = set()
         self.group.on_moved = self._moved
-        self.group.on_final = lambda chat_id, thread_id: self.kick(chat_id, thread_id)
+        self.group.on_posted = lambda chat_id, thread_id: self.kick(chat_id, thread_id)
 
     @property
     def clock(self) -> Callable[[], float]:

@@ -57,8 +57,8 @@ def finishing_ranks(match: Match, game: Game) -> list[int] | None:
     A seat its person gave up with /leave counts as the last place (a forfeit, shared by
     all who left), whatever the computer made of it.
     """
-    if match.status != "over" or not game.over:
-        return None
+    if match.status != "over" or not game.over or match.practice:
+        return None  # practice is never rated (docs/rules.md, "Practice")
     if sum(seat.user_id is not None for seat in match.seats) < MIN_PEOPLE:
         return None
     places = view_for(game).standings.places

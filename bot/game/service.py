@@ -24,6 +24,7 @@ from bot.game.clock import human_delay
 from bot.game.options import (
     MAX_SEATS,
     MIN_SEATS,
+    NO_CLOCK,
     TURN_CHOICES,
     LobbyAction,
     has_clock,
@@ -255,7 +256,9 @@ class GameService:
                 lang=lang,
                 topic=topic,
             )
-            if prefs.started:  # the bot can write to him: seat him at once
+            if match.practice:
+                _open_practice(match, creator, prefs.lang or creator.lang)
+            elif prefs.started:  # the bot can write to him: seat him at once
                 match.seats.append(_human(creator, lang=prefs.lang or creator.lang))
             self._touch(match, now)
             tx.match, tx.game = match, None
@@ -327,6 +330,8 @@ class GameService:
             match = _the_match(tx, game_id, "lobby")
             if match.seat_of(person.user_id) is not None:
                 return False
+            if match.practice:
+                raise Refusal("practice_alone")  # a practice game is one person's
             if len(match.seats) >= MAX_SEATS:
                 raise Refusal("lobby_full")
             match.seats.append(_human(person, lang=prefs.lang or person.lang))
@@ -890,8 +895,8 @@ class GameService:
 
     async def _count_if_over(self, current: Current) -> None:
         match, game = current.match, current.game
-        if match.status != "over" or game is None:
-            return
+        if match.status != "over" or game is None or match.practice:
+            return  # practice games count toward no table (docs/rules.md, "Practice")
         view = view_for(game)
         lines: dict[int, StatLine] = {}
         scored = not game.rules.penalty_scoring
@@ -953,6 +958,16 @@ def _end_if_nobody_plays(match: Match) -> bool:
         return False
     match.status, match.ended, match.deadline = "cancelled", "everyone_left", None
     return True
+
+
+def _open_practice(match: Match, person: Person, lang: str) -> None:
+    """A practice lobby: its person, one strong computer, no clock (he may change them)."""
+    tr = translator(lang)
+    match.lang = lang  # a private chat speaks its person's language
+    match.turn_seconds = NO_CLOCK
+    match.seats.append(_human(person, lang=lang))
+    name = tr("Computer {number}").format(number=1)
+    match.seats.append(Seat(name=name, level="strong", lang=lang, computer=True))
 
 
 def _human(person: Person, lang: str | None = None) -> Seat:

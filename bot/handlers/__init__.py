@@ -17,6 +17,7 @@ from bot.handlers.errors import on_error
 COMMANDS = {
     "start": commands.cmd_start,
     "newgame": commands.cmd_newgame,
+    "practice": commands.cmd_practice,
     "rules": commands.cmd_rules,
     "help": commands.cmd_help,
     "score": commands.cmd_score,

@@ -7,13 +7,14 @@ tells of every change.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import ContextTypes
 
-from bot.game import rulebook
+from bot.game import hints, rulebook
 from bot.game.options import LobbyAction
 from bot.game.service import Current, Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
@@ -21,9 +22,12 @@ from bot.i18n import Translator, translator
 from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, texts
 from bot.telegram import callbacks as cb
+from bot.telegram.hint_texts import hint_line
 from engine import DRAW, PASS, Doubles, End, Move, Play, SeatView, view_for
 
 log = logging.getLogger(__name__)
+
+HINT_SECONDS = 0.4  # the strong computer's thinking time for a hint: the answer is prompt
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -135,7 +139,11 @@ async def _group_button(
         await api.edit_text(query.get_bot(), chat_id, message.message_id, text)
     elif button.kind == cb.HAND_REQUEST:
         await service.resend_hand(chat_id, thread_id, button.game_id, who)
-        await api.answer(query, tr("Your tiles are in our private chat."))
+        practice = chat_id > 0  # the board and the hand share this chat
+        where = (
+            tr("Your tiles come below.") if practice else tr("Your tiles are in our private chat.")
+        )
+        await api.answer(query, where)
     elif button.kind == cb.REMATCH:
         await service.rematch(chat_id, thread_id, button.game_id, who)
         await api.answer(query, tr("A new lobby is open."))
@@ -201,6 +209,9 @@ async def _hand_button(
             button.chat_id, button.thread_id, seat, match.id, message.message_id
         )
         raise Refusal("stale_button")
+    if button.kind == cb.HINT:
+        await _hint(context, query, current, seat, tr)
+        return
     if button.kind in (cb.DOUBLES, cb.DOUBLES_PLAY) and not current.game.rules.multi_doubles:
         raise Refusal("one_tile_only")  # several doubles at once: muggins only
     view = view_for(current.game, seat)
@@ -237,6 +248,29 @@ async def _hand_button(
         await api.answer(query, text + points)
     else:
         await api.answer(query)
+
+
+async def _hint(
+    context: ContextTypes.DEFAULT_TYPE,
+    query: CallbackQuery,
+    current: Current,
+    seat: int,
+    tr: Translator,
+) -> None:
+    """«💡 Hint» in a practice game: what the strong computer would play now, and why, as
+    an alert (nothing in the chat changes; the final table counts the hints)."""
+    match, game = current.match, current.game
+    assert game is not None
+    if not match.practice:
+        raise Refusal("practice_only")
+    if game.turn != seat:
+        raise Refusal("hint_not_now")
+    # The same move gets the same hint, however often it is asked for.
+    hint = await asyncio.to_thread(
+        hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
+    )
+    await deps(context).store.note_hint(match.chat_id, match.thread_id, match.id, game.version)
+    await api.answer(query, hint_line(tr, hint), alert=True)
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:

@@ -54,10 +54,11 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
-        await reply(
-            update,
-            tr("Hello! Add me to a group and type /newgame there.") + "\n\n" + texts.help_text(tr),
+        greeting = tr(
+            "Hello! Add me to a group and type /newgame there. "
+            "To learn first, type /practice here: a game against the computer, with hints."
         )
+        await reply(update, greeting + "\n\n" + texts.help_text(tr))
         return
     chat_id, thread_id, game_id = target
     seat, lang = None, None
@@ -81,14 +82,11 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if user is None or chat is None or message is None:
         return
     tr = await language_for(update, context)
-    if not is_group(chat):
-        await refuse(update, tr, "group_only")
+    variant = await _asked_variant(update, context, tr)
+    if variant == "?":
         return
-    variant = context.args[0].lower() if context.args else None
-    if variant is not None and variant not in VARIANTS:
-        await reply(
-            update, tr("Unknown game. Choose one of: {games}.").format(games=", ".join(VARIANTS))
-        )
+    if not is_group(chat):
+        await _open_practice(update, context, variant, tr)
         return
     d = deps(context)
     thread_id = thread_of(message)
@@ -123,6 +121,61 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await api.send_text(
         context.bot, chat.id, text, thread_id=thread_id, reply_to=pointer or message.message_id
     )
+
+
+async def cmd_practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/practice [game]: a game against the computer in the private chat, with hints."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    tr = await language_for(update, context)
+    if is_group(chat):
+        text = tr("Practice games are played in our private chat: type /practice there.")
+        await reply(update, text, markup=keyboards.open_private_chat(tr, context.bot.username))
+        return
+    variant = await _asked_variant(update, context, tr)
+    if variant != "?":
+        await _open_practice(update, context, variant, tr)
+
+
+async def _asked_variant(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, tr: Translator
+) -> str | None:
+    """The game named after the command (None: none named); "?" once told it is unknown."""
+    variant = context.args[0].lower() if context.args else None
+    if variant is not None and variant not in VARIANTS:
+        await reply(
+            update, tr("Unknown game. Choose one of: {games}.").format(games=", ".join(VARIANTS))
+        )
+        return "?"
+    return variant
+
+
+async def _open_practice(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, variant: str | None, tr: Translator
+) -> None:
+    """A practice lobby in this private chat (the delivery layer posts it), or a pointer
+    to the game already open here."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    d = deps(context)
+    prefs = await d.store.user(user.id)
+    if not prefs.started:  # he wrote to the bot: it may write to him
+        prefs.started = True
+        await d.store.save_user(user.id, prefs)
+    current, created = await d.service.new_game(
+        chat.id, None, person(user, 1, tr.lang), variant, ""
+    )
+    if created:
+        return
+    shown, _ = await d.store.read_delivery(chat.id, None, 0)
+    record = shown.value
+    pointer = None
+    if record is not None and record.game_id == current.match.id:
+        pointer = record.board.message_id or record.lobby_message_id
+    text = tr("Your practice game is here ↑. Finish it, or /stop it to start another.")
+    await api.send_text(context.bot, chat.id, text, reply_to=pointer)
 
 
 async def _running_here(
@@ -173,9 +226,9 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _chat_variant(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | None:
     """The game stored for this chat (and topic), if one can be read."""
     chat, message = update.effective_chat, update.effective_message
-    if chat is None or not is_group(chat):
+    if chat is None:
         return None
-    try:
+    try:  # in private: the person's practice game
         current = await deps(context).service.current(chat.id, thread_of(message))
     except BrokenGameError:
         return None

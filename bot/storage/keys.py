@@ -79,6 +79,11 @@ class Keys:
         """How many subscribers a lobby called (its lobby message says so)."""
         return f"{self._chat(chat_id)}:called:{thread_id or 0}:{game_id}"
 
+    def hints(self, chat_id: int, thread_id: int | None, game_id: str) -> str:
+        """The game versions at which a practice game's person asked for a hint (a set:
+        asking twice for the same move counts once)."""
+        return f"{self._chat(chat_id)}:hints:{thread_id or 0}:{game_id}"
+
     def user(self, user_id: int) -> str:
         return f"{self.prefix}:{{u{user_id}}}:user"
 

@@ -77,6 +77,12 @@ class Match(BaseModel):
         return self.status in ("lobby", "playing")
 
     @property
+    def practice(self) -> bool:
+        """Played alone against the computer in the bot's private chat with its person
+        (a private chat's id is its user's, above 0; groups' ids are below 0)."""
+        return self.chat_id > 0
+
+    @property
     def notes_total(self) -> int:
         """Events noted so far (dropped ones included): the number a caption has shown up to."""
         return self.notes_dropped + len(self.notes)

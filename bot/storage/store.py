@@ -470,6 +470,19 @@ class Store:
     async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
         await self.redis.set(self.keys.topic(chat_id, thread_id), name, ex=STATS_TTL)
 
+    async def note_hint(
+        self, chat_id: int, thread_id: int | None, game_id: str, version: int
+    ) -> None:
+        """A hint was shown for the move at `version` of a practice game."""
+        key = self.keys.hints(chat_id, thread_id, game_id)
+        await self.redis.sadd(key, str(version))
+        await self.redis.expire(key, RECORD_TTL)
+
+    async def hints_used(self, chat_id: int, thread_id: int | None, game_id: str) -> int:
+        """How many moves of a practice game had a hint shown."""
+        key = self.keys.hints(chat_id, thread_id, game_id)
+        return int(await self.redis.scard(key))
+
     async def user(self, user_id: int) -> UserPrefs:
         raw = await self.redis.get(self.keys.user(user_id))
         if raw is None:

@@ -31,10 +31,11 @@ PASS = "X"
 DOUBLES = "M"  # arg: the doubles picked so far, e.g. "33W22E" ("-" for none)
 DOUBLES_PLAY = "MC"
 BACK = "B"
+HINT = "HI"  # practice games only: what the strong computer would play
 
 LOBBY_ACTIONS = tuple(action.value for action in LobbyAction)
 GROUP_KINDS = {LOBBY, HAND_REQUEST, STOP, REMATCH}
-PRIVATE_KINDS = {TILE, PLAY, DRAW, PASS, DOUBLES, DOUBLES_PLAY, BACK}
+PRIVATE_KINDS = {TILE, PLAY, DRAW, PASS, DOUBLES, DOUBLES_PLAY, BACK, HINT}
 VARIANTS = ("fives", "muggins", "twolane")
 
 

@@ -18,6 +18,8 @@ from engine import SeatView
 def place_name(match: Match, tr: Translator) -> str:
     """Where the game is played, as private messages name it: the group, and its forum
     topic (two topics of one forum are two games)."""
+    if match.practice:
+        return tr("Practice")
     title = match.chat_title or tr("the group")
     return f"{title} · {match.topic}" if match.topic else title
 

@@ -61,15 +61,20 @@ def lobby(game: Match, tr: Translator, bot_username: str) -> InlineKeyboardMarku
     if targets:
         shown = game.target or targets[0]
         options.insert(1, button(tr("🎯 Target"), LobbyAction.TARGET, next_option(targets, shown)))
+    computers = [
+        button(tr("🤖 + Easy"), LobbyAction.ADD_EASY),
+        button(tr("🤖 + Strong"), LobbyAction.ADD_STRONG),
+    ]
+    start = button(tr("▶️ Start"), LobbyAction.START)
+    cancel = button(tr("✖️ Cancel"), LobbyAction.CANCEL)
+    if game.practice:  # one person: nobody to join, nothing to leave but the whole game
+        return InlineKeyboardMarkup([computers, options, [start], [cancel]])
     rows = [
         [InlineKeyboardButton(tr("🙋 Join"), url=join_url)],
-        [
-            button(tr("🤖 + Easy"), LobbyAction.ADD_EASY),
-            button(tr("🤖 + Strong"), LobbyAction.ADD_STRONG),
-        ],
+        computers,
         options,
-        [button(tr("🚪 Leave"), LobbyAction.LEAVE), button(tr("▶️ Start"), LobbyAction.START)],
-        [button(tr("✖️ Cancel"), LobbyAction.CANCEL)],
+        [button(tr("🚪 Leave"), LobbyAction.LEAVE), start],
+        [cancel],
     ]
     return InlineKeyboardMarkup(rows)
 
@@ -155,6 +160,8 @@ def hand(game: Match, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
         actions.append(_hand_button(game, view, cb.DOUBLES, tr("🁣 Several doubles"), "-"))
     if actions:
         rows.append(actions)
+    if game.practice and view.legal:
+        rows.append([_hand_button(game, view, cb.HINT, tr("💡 Hint"))])
     return InlineKeyboardMarkup(rows)
 
 

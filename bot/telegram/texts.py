@@ -67,6 +67,9 @@ REFUSALS = {
     "blocked_bot": N_("Open a private chat with me first: press Join."),
     "private_only": N_("This works in a private chat with me."),
     "group_only": N_("Start games in a group chat: add me to a group and type /newgame there."),
+    "practice_alone": N_("A practice game is one person's: start your own with /practice."),
+    "practice_only": N_("Hints are for practice games, in our private chat: /practice."),
+    "hint_not_now": N_("A hint is for your own move, when it is your turn."),
     "broken_game": N_("This chat's saved game is damaged. Use /stop to clear it."),
     "game_lost": N_(
         "The saved game of this chat could not be read, so it was closed. "
@@ -121,11 +124,16 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
             "🔔 {count} subscriber was called", "🔔 {count} subscribers were called", called
         )
         lines.append(line.format(count=called))
-    lines.append(
-        tr("Press Join to take a seat; {creator} starts the game.").format(
-            creator=escape(game.creator_name)
+    if game.practice:
+        lines.append(
+            tr("Practice against the computer: add players or change the game, then Start.")
         )
-    )
+    else:
+        lines.append(
+            tr("Press Join to take a seat; {creator} starts the game.").format(
+                creator=escape(game.creator_name)
+            )
+        )
     return "\n".join(lines)
 
 
@@ -210,6 +218,7 @@ def help_text(tr: Translator) -> str:
         [
             tr("<b>Dominoes for group chats</b>"),
             tr("/newgame — start a game here (fives, muggins or twolane)"),
+            tr("/practice — in our private chat: play the computer, with hints"),
             tr("/rules — the rules of each game"),
             tr("/score — the current table"),
             tr("/leave — the computer takes over your seat"),
@@ -223,3 +232,11 @@ def help_text(tr: Translator) -> str:
             tr("Your tiles come to you in a private chat with me; tap a tile to play it."),
         ]
     )
+
+
+def hints_used(tr: Translator, count: int) -> str:
+    """A practice game's final table: how many of its moves had a hint shown."""
+    if count == 0:
+        return tr("💡 No hints used.")
+    line = tr.n("💡 {count} hint used.", "💡 {count} hints used.", count)
+    return line.format(count=count)

@@ -367,3 +367,42 @@ def check_finished_game(
 def _code(tile: str) -> str:
     a, b = (int(x) for x in tile.split(":"))
     return f"{max(a, b)}{min(a, b)}"
+
+
+NEWCOMER_RATING = 1000  # what a newcomer's rating shows (docs/rules.md, "Ratings")
+RATING_CHANGE = re.compile(r"^(\d+)\. (.+?) — .* · рейтинг ([+−]\d+|0)$")
+
+
+def final_rating_changes(caption: str) -> dict[str, tuple[int, int]]:
+    """`{name: (place, change)}` from lines like «1. Андрей — Очки: 27 · рейтинг +136»."""
+    found: dict[str, tuple[int, int]] = {}
+    for line in caption.splitlines():
+        match = RATING_CHANGE.match(line)
+        if match:
+            change = int(match.group(3).replace("−", "-"))
+            found[match.group(2)] = (int(match.group(1)), change)
+    return found
+
+
+def check_ratings_moved(
+    api: FakeBotApi, group: int, people: dict[int, str], final: MessageView
+) -> None:
+    """A finished match of newcomers only, all people: the final table shows each one's
+    rating change, up for the winner and down for the loser (alike for a shared place),
+    and /top in the group lists them, best first, with those ratings."""
+    changes = final_rating_changes(final.caption or "")
+    assert set(changes) == set(people.values()), final.caption
+    by_place = sorted(changes.items(), key=lambda item: (item[1][0], item[0]))
+    places = [place for _, (place, _) in by_place]
+    rows = []
+    if len(set(places)) == 1:  # a shared place moves equal newcomers alike
+        assert len({change for _, (_, change) in by_place}) == 1, final.caption
+    else:
+        assert places == sorted(set(places)), final.caption  # no shared place among them
+        assert by_place[0][1][1] > 0 > by_place[-1][1][1], final.caption
+    for row, (name, (place, change)) in enumerate(by_place, start=1):
+        wins = "1 победа" if place == 1 else "0 побед"
+        rows.append(f"{row}. {name} — {NEWCOMER_RATING + change} · 1 игра, {wins}")
+    sent = api.send_text(next(iter(people)), group, "/top")
+    top = api.wait_message(group, after=sent, contains="Лучшие игроки чата")
+    assert [r for r in top.content.splitlines() if re.match(r"^\d+\. ", r)] == rows, top.content

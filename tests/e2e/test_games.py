@@ -7,7 +7,14 @@ import random
 import pytest
 
 from tests.bot.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
-from tests.e2e.harness import BotProcess, Human, check_finished_game, open_table, play_to_the_end
+from tests.e2e.harness import (
+    BotProcess,
+    Human,
+    check_finished_game,
+    check_ratings_moved,
+    open_table,
+    play_to_the_end,
+)
 from tests.fakebotapi import FakeBotApi
 
 # (variant, seats): "h" a person, "e"/"s" an easy/strong computer player.
@@ -31,6 +38,8 @@ def test_a_whole_game(api: FakeBotApi, bot: BotProcess, variant: str, seats: str
     final = play_to_the_end(api, group, humans)
     check_finished_game(api, group, people, final, lobby_id)
     assert sum(h.moves for h in humans) > 0
+    if seats == "hh":  # a rated match of two newcomers (the others have computers)
+        check_ratings_moved(api, group, people, final)
     # Everything people were shown reads like the bot: no record notation («6:2@E»), no
     # «вышел(а)».
     shown = [text for call in api.calls() for text in texts_in(call.params)]

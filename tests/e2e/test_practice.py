@@ -1,0 +1,98 @@
+"""Whole practice games in the private chat, through the real bot process, with hints."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+
+from tests.e2e.harness import BotProcess, Human, export_record, final_message
+from tests.fakebotapi import FakeBotApi
+from tests.fakebotapi.views import MessageView
+
+HINTS_WANTED = 2
+HINTS_LINE = re.compile(r"💡 Использован\w* (\d+) подсказ")
+HAND_CAPTION = "🁫"  # a hand's caption begins with the game's name; a board's does not
+
+
+def open_practice(api: FakeBotApi, variant: str) -> tuple[int, MessageView]:
+    """A person, his private chat with the bot, and a practice game started in it."""
+    user = api.add_user("Андрей", language_code="ru")
+    api.start_bot(user)
+    sent = api.send_text(user, user, f"/practice {variant}")
+    lobby = api.wait_message(user, after=sent, where=lambda m: bool(m.buttons))
+    assert "Компьютер 1" in lobby.content
+    query = api.press_button(user, user, lobby.id, re.compile("Начать"))
+    text, alert = api.callback_answer(query)
+    assert not alert, text
+    return user, lobby
+
+
+def ask_for_hint(api: FakeBotApi, user: int, hand: MessageView) -> str | None:
+    """Press the hand's «💡 Подсказка»; the alert it answers with (None: no such button)."""
+    hint = [b for b in hand.buttons if (b.callback_data or "").startswith("HI:")]
+    if not hint:
+        return None
+    query = api.press(user, user, hand.id, hint[0].callback_data)
+    answer = api.callback_answer(query, timeout=15)
+    assert answer.show_alert, answer
+    return answer.text or ""
+
+
+def play_practice(api: FakeBotApi, user: int, timeout: float = 240) -> tuple[MessageView, dict]:
+    """He plays to the final table, asking for a hint on his first turns: the final table
+    and the hints by the button that asked (one per turn)."""
+    human = Human(api, user, random.Random(user))
+    hints: dict[str, str] = {}
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        final = final_message(api, user)
+        if final is not None:
+            return final, hints
+        hand = human.hand()
+        if hand is not None and len(hints) < HINTS_WANTED:
+            data = next((b.callback_data for b in hand.buttons if b.callback_data[:3] == "HI:"), "")
+            if data and data not in hints:
+                text = ask_for_hint(api, user, hand)
+                assert text is not None
+                hints[data] = text
+        live = [
+            m for m in api.messages(user, from_bot=True) if any(_hand_data(b) for b in m.buttons)
+        ]
+        assert len(live) <= 1, [m.id for m in live]  # one message with live buttons at most
+        if not human.act():
+            time.sleep(0.05)
+    raise AssertionError("the practice game did not end in time\n" + api.dump(40))
+
+
+def _hand_data(button: object) -> bool:
+    data = getattr(button, "callback_data", None) or ""
+    return data.startswith(("P:", "E:", "D:", "X:", "M:", "MC:", "B:", "HI:"))
+
+
+@pytest.mark.parametrize("variant", ["fives", "muggins", "twolane"])
+def test_a_whole_practice_game_with_hints(api: FakeBotApi, bot: BotProcess, variant: str) -> None:
+    user, lobby = open_practice(api, variant)
+    final, hints = play_practice(api, user)
+    # Hints: Russian, one line each, short enough for an alert, and counted on the table.
+    assert len(hints) == HINTS_WANTED
+    for text in hints.values():
+        assert re.search("[а-яё]", text.lower()) and "\n" not in text and len(text) <= 200, text
+    counted = HINTS_LINE.search(final.content)
+    assert counted and int(counted.group(1)) == HINTS_WANTED, final.content
+    # One board message a round, edited in place, and nothing anywhere but this chat.
+    record = export_record(api, user, user)
+    rounds = len(record["rounds"])
+    photos = [m for m in api.messages(user, from_bot=True) if m.photo is not None]
+    boards = [m for m in photos if m.id != final.id and not m.content.startswith(HAND_CAPTION)]
+    assert len(boards) == rounds, [m.content[:40] for m in boards]
+    assert any(m.edit_count > 0 for m in boards)
+    assert api.message(user, lobby.id).deleted or not api.message(user, lobby.id).buttons
+    chats = {call.chat_id for call in api.calls() if call.chat_id is not None}
+    assert chats == {user}, chats
+    # Practice counts toward no table.
+    sent = api.send_text(user, user, "/stats")
+    stats = api.wait_message(user, after=sent, where=lambda m: m.text is not None)
+    assert "нет законченных игр" in stats.content
