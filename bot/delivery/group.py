@@ -24,7 +24,6 @@ from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
-from bot.render.words import localized_name
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
@@ -326,7 +325,7 @@ class GroupConverger:
             step.call is GroupCall.NEW_BOARD and round_over
         )
         view = view_for(game, None, number)
-        clock = "" if finishing else _clock_line(match, view, tr, self.clock())
+        clock = "" if finishing else clock_texts.turn_line(tr, match, view, self.clock())
         caption = board_caption(match, game, view, tr, shown, number, finishing, clock)
         picture = await draw(render_board, view, tr)
         markup = None if finishing else keyboards.board(match, tr)
@@ -422,15 +421,6 @@ def board_caption(
     while extra and len(base) + sum(len(part) + 2 for part in extra) > CAPTION_LIMIT:
         extra.pop(0 if len(extra) > len(notes) else -1)
     return "\n\n".join([base, *extra])
-
-
-def _clock_line(match: Match, view: SeatView, tr: Translator, now: float) -> str:
-    """Whose turn and how long he has, when a person is to act ("" otherwise). Worked out
-    when the board is drawn: the board is edited at every move anyway, never for this."""
-    turn = view.turn
-    if match.status != "playing" or turn is None or not match.seats[turn].human:
-        return ""
-    return clock_texts.board_line(tr, match, localized_name(tr, view.players[turn]), now)
 
 
 def _with_line(caption: str, line: str) -> str:

@@ -21,6 +21,7 @@ class LobbyAction(StrEnum):
 
     ADD_EASY = "ce"
     ADD_STRONG = "cs"
+    REMOVE_COMPUTER = "cr"  # the computer player added last
     LEAVE = "lv"
     START = "st"
     CANCEL = "cx"

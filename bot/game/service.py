@@ -373,6 +373,11 @@ class GameService:
                 match.stopped_by = person.name
             elif not creator:
                 raise Refusal("creator_only")
+            elif action is LobbyAction.REMOVE_COMPUTER:
+                computers = [i for i, seat in enumerate(match.seats) if seat.user_id is None]
+                if not computers:
+                    raise Refusal("no_computer")
+                del match.seats[computers[-1]]
             elif action in (LobbyAction.ADD_EASY, LobbyAction.ADD_STRONG):
                 if len(match.seats) >= MAX_SEATS:
                     raise Refusal("lobby_full")

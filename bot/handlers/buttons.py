@@ -171,6 +171,7 @@ def _lobby_answer(tr: Translator, action: LobbyAction) -> str:
     return {
         LobbyAction.ADD_EASY: tr("A computer player joined."),
         LobbyAction.ADD_STRONG: tr("A computer player joined."),
+        LobbyAction.REMOVE_COMPUTER: tr("A computer player left."),
         LobbyAction.LEAVE: tr("You left the lobby."),
         LobbyAction.START: tr("The game starts!"),
         LobbyAction.CANCEL: tr("The game was cancelled."),

@@ -29,7 +29,7 @@ from bot.render import board_text
 from bot.render.words import signed
 from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, GameLostError
-from bot.telegram import api, endings, keyboards, texts
+from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.callbacks import VARIANTS
 from bot.telegram.rating_texts import rating_tables, top_text
 from engine import StateError, to_record, unpack, view_for
@@ -254,7 +254,10 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             lobby = current is not None and current.match.status == "lobby"
             text = texts.refusal(tr, "not_started" if lobby else "no_game")
         else:
-            text = board_text(view_for(current.game), tr)  # Telegram HTML, names escaped
+            view = view_for(current.game)
+            clock = clock_texts.turn_line(tr, current.match, view, deps(context).service.clock())
+            # Telegram HTML, names escaped.
+            text = "\n".join(filter(None, [board_text(view, tr), clock]))
     await repeats.answer(update, context, tr, "score", text)
 
 

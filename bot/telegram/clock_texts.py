@@ -13,8 +13,10 @@ from html import escape
 from bot.game.clock import HOUR
 from bot.game.options import has_clock
 from bot.i18n import Translator
+from bot.render.words import localized_name
 from bot.settings import Settings
 from bot.storage.models import Match
+from engine import SeatView
 
 NAME_LIMIT = 40  # characters of a name shown in the board's clock line
 
@@ -84,6 +86,15 @@ def board_line(tr: Translator, match: Match, name: str, now: float) -> str:
         return escape(tr("⏳ {name}: no clock").format(name=shown))
     left = duration(tr, (match.deadline or now) - now)
     return escape(tr("⏳ {name}: {time} to move").format(name=shown, time=left))
+
+
+def turn_line(tr: Translator, match: Match, view: SeatView, now: float) -> str:
+    """Whose turn and how long he has, when a person is to act ("" otherwise): for the
+    board and /score, worked out when they are drawn (never edited just for this)."""
+    turn = view.turn
+    if match.status != "playing" or turn is None or not match.seats[turn].human:
+        return ""
+    return board_line(tr, match, localized_name(tr, view.players[turn]), now)
 
 
 def reminder(tr: Translator, match: Match, now: float) -> str:

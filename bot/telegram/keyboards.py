@@ -65,6 +65,8 @@ def lobby(game: Match, tr: Translator, bot_username: str) -> InlineKeyboardMarku
         button(tr("🤖 + Easy"), LobbyAction.ADD_EASY),
         button(tr("🤖 + Strong"), LobbyAction.ADD_STRONG),
     ]
+    if any(seat.user_id is None for seat in game.seats):
+        computers.append(button(tr("🤖 −"), LobbyAction.REMOVE_COMPUTER))
     start = button(tr("▶️ Start"), LobbyAction.START)
     cancel = button(tr("✖️ Cancel"), LobbyAction.CANCEL)
     if game.practice:  # one person: nobody to join, nothing to leave but the whole game

@@ -66,7 +66,7 @@ REFUSALS = {
     "not_double": N_("Only doubles can be laid together."),
     "blocked_bot": N_("Open a private chat with me first: press Join."),
     "private_only": N_("This works in a private chat with me."),
-    "group_only": N_("Start games in a group chat: add me to a group and type /newgame there."),
+    "no_computer": N_("There is no computer player to remove."),
     "practice_alone": N_("A practice game is one person's: start your own with /practice."),
     "practice_only": N_("Hints are for practice games, in our private chat: /practice."),
     "hint_not_now": N_("A hint is for your own move, when it is your turn."),

@@ -68,6 +68,15 @@ async def test_the_prompt_and_the_board_say_whose_turn_and_the_time_left(h: Harn
     assert 75 <= seconds_shown(r"⏳ Андрей: (\d+) с на ход", board.caption) <= 90
 
 
+async def test_score_says_whose_turn_and_the_time_left(h: Harness) -> None:
+    table = await h.table("fives")
+    _, irina = table.users
+    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    h.clock.advance(30)  # the line is worked out when /score is answered
+    score = await h.say(irina, table.chat, "/score")
+    assert 45 <= seconds_shown(r"⏳ Андрей: (\d+) с на ход", score.text) <= 60
+
+
 async def test_an_english_player_reads_the_time_in_english(h: Harness) -> None:
     table = await h.table("fives", lang="en")
     andrey, _ = table.users

@@ -161,14 +161,6 @@ async def test_a_creator_who_started_the_bot_is_seated_at_once(h: Harness) -> No
 # -- /newgame -------------------------------------------------------------------------
 
 
-async def test_newgame_in_private_is_refused(h: Harness) -> None:
-    (a,) = h.people("Андрей")
-    await h.start_bot(a)
-    answer = await h.say(a, a, "/newgame")
-    assert answer.text == ru("group_only")
-    assert await h.store.game_threads(a) == []
-
-
 async def test_newgame_with_a_variant(h: Harness) -> None:
     (a,) = h.people("Андрей")
     group = h.group(a)
@@ -535,5 +527,6 @@ async def test_lang_in_private_sets_the_users_language(h: Harness) -> None:
     assert (await h.say(b, b, "/lang en")).text == "Language: English"
     assert (await h.store.user(b)).lang == "en"
     assert await h.store.chat_language(group) is None
-    assert (await h.say(b, b, "/newgame")).text == en("group_only")
+    practice = await h.say(b, b, "/newgame", reply=False)  # a practice lobby, in English
+    assert "Practice against the computer" in practice.content
     assert (await h.say(b, group, "/help")).text.startswith("Домино для групповых чатов")

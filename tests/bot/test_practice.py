@@ -193,3 +193,23 @@ async def test_rules_in_private_open_on_the_practice_game(h: Harness) -> None:
     rules = await h.say(user, user, "/rules")
     chosen = [b.text for b in rules.buttons if b.text.startswith("• ")]
     assert chosen and "Двухполосное" in chosen[0]
+
+
+async def test_the_computer_can_be_swapped_for_an_easy_one(h: Harness) -> None:
+    (user,) = h.people("Андрей")
+    await h.start_bot(user)
+    lobby = await practice(h, user)
+    answer = await h.lobby_button(user, user, lobby, "cr")
+    assert not answer.show_alert, answer
+    assert [s.name for s in (await h.lobby_settled(user)).seats] == ["Андрей"]
+    refused = await h.lobby_button(user, user, lobby, "st")
+    assert refused.show_alert  # two seats at least
+    await h.lobby_button(user, user, lobby, "ce")
+    snap = await h.lobby_settled(user)
+    assert [(s.name, s.level) for s in snap.seats[1:]] == [("Компьютер 1", "easy")]
+    shown = h.api.message(user, lobby.id)
+    assert "лёгкий" in shown.content
+    gone = await h.lobby_button(user, user, lobby, "cr")
+    assert not gone.show_alert
+    await h.lobby_settled(user)
+    assert not any(b.callback_data.endswith(":cr:") for b in h.api.message(user, lobby.id).buttons)
