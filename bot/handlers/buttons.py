@@ -19,6 +19,7 @@ from bot.game.options import LobbyAction
 from bot.game.service import Current, Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
+from bot.render.words import EMOJI_ARROWS
 from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, texts
 from bot.telegram import callbacks as cb
@@ -226,6 +227,7 @@ async def _hand_button(
             raise Refusal("stale_button")
         await _show_choice(query, current, view, button, tr)
         return
+    arrows = {end: EMOJI_ARROWS[shown] for end, shown in keyboards.shown_ends(view).items()}
     played = await d.service.play(
         button.chat_id,
         button.thread_id,
@@ -244,7 +246,8 @@ async def _hand_button(
         # A draw or a pass is not a tile played: say what happened in the user's words.
         passed = tr("You passed, penalty") if penalty else tr("You passed.")
         done = {"draw": tr("You drew a tile."), "pass": passed}.get(entry.text)
-        played_words = texts.move_words(entry.text)  # arrows, never the record's «6:2@E»
+        # The ends as the buttons named them, never the record's «6:2@E».
+        played_words = texts.move_words(entry.text, arrows)
         text = done or tr("Played {move}").format(move=played_words)
         await api.answer(query, text + points)
     else:
@@ -271,7 +274,8 @@ async def _hint(
         hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
     )
     await deps(context).store.note_hint(match.chat_id, match.thread_id, match.id, game.version)
-    await api.answer(query, hint_line(tr, hint), alert=True)
+    arrows = keyboards.shown_ends(view_for(game, seat))  # the ends as its buttons name them
+    await api.answer(query, hint_line(tr, hint, arrows), alert=True)
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:

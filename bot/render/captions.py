@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+from bot.render.layout import end_arrows
 from bot.render.words import (
     EMOJI_ARROWS,
     Translate,
@@ -47,7 +48,9 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
                 lines.append(reason)
         lines.extend(_round_points(view, tr))
     if view.table.ends:
-        ends = " · ".join(f"{EMOJI_ARROWS[end]} {value}" for end, value in view.table.ends)
+        # Each end under the arrow the picture shows at it (as its buttons name it).
+        arrows = end_arrows(view.table, lanes=view.variant == "twolane")
+        ends = " · ".join(f"{EMOJI_ARROWS[arrows[end]]} {value}" for end, value in view.table.ends)
         lines.append(ends)
     if view.variant != "twolane" and view.table.opening is not None:
         if view.count_terms is None:

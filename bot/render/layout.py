@@ -187,6 +187,36 @@ def layout_board(
     return list(board_layout(table, width, height, sizes).boxes)
 
 
+def end_arrows(table: Table, lanes: bool = False) -> dict[End, End]:
+    """The arrow the board picture shows at each open end (the way its next tile goes
+    there: after a corner, not the end's own name), to name the ends by in buttons and
+    captions, so that what a player taps is what he sees.
+
+    Two ends with the same number under the same arrow would read alike: those keep
+    their own names (as does every end of a table too large to draw).
+    """
+    if table.opening is None:
+        return {}
+    try:
+        marks = board_layout(table, lanes=lanes).marks
+    except ValueError:
+        marks = ()
+    shown = {mark.end: mark.direction for mark in marks}
+    values = dict(table.ends)
+    arrows = {end: shown.get(end, end) for end in values}
+    seen = [(arrows[end], value) for end, value in values.items()]
+    if len(set(seen)) < len(seen):
+        clashing = {pair for pair in seen if seen.count(pair) > 1}
+        arrows = {
+            end: end if (arrows[end], value) in clashing else arrows[end]
+            for end, value in values.items()
+        }
+        seen = [(arrows[end], value) for end, value in values.items()]
+        if len(set(seen)) < len(seen):
+            return {end: end for end in values}
+    return arrows
+
+
 def board_layout(
     table: Table,
     width: int = BOARD_WIDTH,

@@ -5,33 +5,40 @@ from __future__ import annotations
 from bot.game.hints import Hint, Reason
 from bot.i18n import Translator
 from bot.telegram.keyboards import DOUBLE_LABELS, END_LABELS
-from engine import Doubles, Draw, Play, Tile
+from engine import Doubles, Draw, End, Play, Tile
 
 # A callback alert shows at most 200 characters (Telegram counts UTF-16 units).
 ALERT_LIMIT = 200
 MAX_TILES_NAMED = 3
 
 
-def hint_line(tr: Translator, hint: Hint) -> str:
-    """«Сыграйте 5:5 на ⬅️ 5 — 2 очка: концы 5+5 = 10»: plain text, one line."""
-    line = tr("{move} — {reason}").format(move=_move(tr, hint), reason=_reason(tr, hint))
+def hint_line(tr: Translator, hint: Hint, arrows: dict[End, End] | None = None) -> str:
+    """«Сыграйте 5:5 на ⬅️ 5 — 2 очка: концы 5+5 = 10»: plain text, one line.
+
+    `arrows`: the arrow the board shows at each end, as the buttons name the ends
+    (`keyboards.shown_ends`); the ends' own names without it.
+    """
+    move = _move(tr, hint, arrows or {})
+    line = tr("{move} — {reason}").format(move=move, reason=_reason(tr, hint))
     return _fit(" ".join(line.split()))
 
 
-def _move(tr: Translator, hint: Hint) -> str:
+def _move(tr: Translator, hint: Hint, arrows: dict[End, End]) -> str:
     move = hint.move
     if isinstance(move, Draw):
         return tr("Draw from the boneyard")
     if isinstance(move, Doubles):
         laid = ", ".join(
-            DOUBLE_LABELS[p.end].format(tile=p.tile) for p in move.plays if p.end is not None
+            DOUBLE_LABELS[arrows.get(p.end, p.end)].format(tile=p.tile)
+            for p in move.plays
+            if p.end is not None
         )
         return tr("Lay doubles together ({button}): {doubles}").format(
             button=tr("🁣 Several doubles"), doubles=laid
         )
     if isinstance(move, Play):
         if hint.end is not None and hint.end_value is not None:
-            end = END_LABELS[hint.end].format(value=hint.end_value)
+            end = END_LABELS[arrows.get(hint.end, hint.end)].format(value=hint.end_value)
             return tr("Play {tile} on {end}").format(tile=move.tile, end=end)
         return tr("Play {tile}").format(tile=move.tile)
     return tr("Pass")

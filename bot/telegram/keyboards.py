@@ -7,6 +7,7 @@ from telegram.helpers import create_deep_linked_url
 
 from bot.game.options import TURN_CHOICES, LobbyAction, next_option, target_choices
 from bot.i18n import Translator
+from bot.render.layout import end_arrows
 from bot.storage.models import Match
 from bot.telegram import callbacks as cb
 from bot.telegram.texts import variant_name
@@ -167,15 +168,26 @@ def hand(game: Match, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
+def shown_ends(view: SeatView) -> dict[End, End]:
+    """The arrow each open end is named by: the one the board picture shows there."""
+    return end_arrows(view.table, lanes=view.variant == "twolane")
+
+
+def end_label(view: SeatView, end: End, arrows: dict[End, End] | None = None) -> str:
+    """An end's button label: the board's arrow at it and its number («⬅️ 5»)."""
+    arrow = (arrows if arrows is not None else shown_ends(view)).get(end, end)
+    return END_LABELS[arrow].format(value=dict(view.table.ends)[end])
+
+
 def ends_for(game: Match, view: SeatView, tile: Tile, tr: Translator) -> InlineKeyboardMarkup:
     """Which end a tile that fits several should go to."""
-    values = dict(view.table.ends)
+    arrows = shown_ends(view)
     choices = [
         _hand_button(
             game,
             view,
             cb.PLAY,
-            END_LABELS[move.end].format(value=values[move.end]),
+            end_label(view, move.end, arrows),
             f"{cb.tile_code(tile)}{move.end}",
         )
         for move in view.legal
@@ -192,6 +204,7 @@ def doubles(
     chosen = dict(picked)
     used_ends = set(chosen.values())
     values = dict(view.table.ends)
+    arrows = shown_ends(view)
     rows = []
     for tile in view.hand:
         if not tile.is_double:
@@ -204,12 +217,12 @@ def doubles(
             # A double fits only an end showing its own number: the arrow is enough.
             if chosen.get(tile) == end:
                 selection = [(t, e) for t, e in picked if t != tile]
-                label = f"✅ {DOUBLE_LABELS[end].format(tile=tile)}"
+                label = f"✅ {DOUBLE_LABELS[arrows[end]].format(tile=tile)}"
             elif tile in chosen or end in used_ends:
                 continue
             else:
                 selection = [*picked, (tile, end)]
-                label = DOUBLE_LABELS[end].format(tile=tile)
+                label = DOUBLE_LABELS[arrows[end]].format(tile=tile)
             if len(selection) > 4:
                 continue
             row.append(_hand_button(game, view, cb.DOUBLES, label, cb.doubles_code(selection)))

@@ -12,7 +12,7 @@ from bot.i18n import N_, Translator
 from bot.render.words import EMOJI_ARROWS, localized_name, play_words
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings
-from engine import Doubles, MoveEntry, Pass, Play, SeatView
+from engine import Doubles, End, MoveEntry, Pass, Play, SeatView
 from engine.variants import ruleset
 
 VARIANT_NAMES = {
@@ -152,9 +152,10 @@ def describe_entry(tr: Translator, view: SeatView, entry: MoveEntry) -> str:
     return f"{escape(name)}: {escape(what)}{shown}"
 
 
-def move_words(text: str) -> str:
-    """A move as people read it: «6:2 ➡️», «3:3 ⬅️ + 2:2 ➡️» (never the record's `6:2@E`)."""
-    return play_words(text, EMOJI_ARROWS)
+def move_words(text: str, arrows: dict[End, str] | None = None) -> str:
+    """A move as people read it: «6:2 ➡️», «3:3 ⬅️ + 2:2 ➡️» (never the record's `6:2@E`);
+    `arrows`: what to call each end (its own arrow by default)."""
+    return play_words(text, EMOJI_ARROWS if arrows is None else {**EMOJI_ARROWS, **arrows})
 
 
 def hand_caption(
