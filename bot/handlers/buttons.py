@@ -269,13 +269,16 @@ async def _hint(
         raise Refusal("practice_only")
     if game.turn != seat:
         raise Refusal("hint_not_now")
-    # The same move gets the same hint, however often it is asked for.
-    hint = await asyncio.to_thread(
-        hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
-    )
-    await deps(context).store.note_hint(match.chat_id, match.thread_id, match.id, game.version)
-    arrows = keyboards.shown_ends(view_for(game, seat))  # the ends as its buttons name them
-    await api.answer(query, hint_line(tr, hint, arrows), alert=True)
+    store = deps(context).store
+    where = (match.chat_id, match.thread_id, match.id, game.version)
+    line = await store.shown_hint(*where)
+    if line is None:  # worked out once a move: asking again costs nothing
+        hint = await asyncio.to_thread(
+            hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
+        )
+        arrows = keyboards.shown_ends(view_for(game, seat))  # the ends as its buttons say
+        line = await store.note_hint(*where, hint_line(tr, hint, arrows))
+    await api.answer(query, line, alert=True)
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:

@@ -80,8 +80,8 @@ class Keys:
         return f"{self._chat(chat_id)}:called:{thread_id or 0}:{game_id}"
 
     def hints(self, chat_id: int, thread_id: int | None, game_id: str) -> str:
-        """The game versions at which a practice game's person asked for a hint (a set:
-        asking twice for the same move counts once)."""
+        """The hints a practice game's person was shown, by game version (a hash: asking
+        twice for the same move shows the same hint and counts once)."""
         return f"{self._chat(chat_id)}:hints:{thread_id or 0}:{game_id}"
 
     def user(self, user_id: int) -> str:

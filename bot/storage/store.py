@@ -470,18 +470,27 @@ class Store:
     async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
         await self.redis.set(self.keys.topic(chat_id, thread_id), name, ex=STATS_TTL)
 
-    async def note_hint(
+    async def shown_hint(
         self, chat_id: int, thread_id: int | None, game_id: str, version: int
-    ) -> None:
-        """A hint was shown for the move at `version` of a practice game."""
+    ) -> str | None:
+        """The hint already shown for the move at `version` of a practice game, if any."""
+        raw = await self.redis.hget(self.keys.hints(chat_id, thread_id, game_id), str(version))
+        return None if raw is None else _text(raw)
+
+    async def note_hint(
+        self, chat_id: int, thread_id: int | None, game_id: str, version: int, line: str
+    ) -> str:
+        """Keep the hint shown for the move at `version`; the one kept (the first, if two
+        processes worked one out at once: a move has one hint, whoever asks again)."""
         key = self.keys.hints(chat_id, thread_id, game_id)
-        await self.redis.sadd(key, str(version))
+        await self.redis.hsetnx(key, str(version), line)
         await self.redis.expire(key, RECORD_TTL)
+        kept = await self.redis.hget(key, str(version))
+        return line if kept is None else _text(kept)
 
     async def hints_used(self, chat_id: int, thread_id: int | None, game_id: str) -> int:
         """How many moves of a practice game had a hint shown."""
-        key = self.keys.hints(chat_id, thread_id, game_id)
-        return int(await self.redis.scard(key))
+        return int(await self.redis.hlen(self.keys.hints(chat_id, thread_id, game_id)))
 
     async def user(self, user_id: int) -> UserPrefs:
         raw = await self.redis.get(self.keys.user(user_id))
@@ -657,6 +666,10 @@ def _delivery(model: type[M], raw: bytes | str | None) -> Stored[M]:
 
 def _bytes(raw: bytes | str | None) -> bytes | None:
     return raw.encode() if isinstance(raw, str) else raw
+
+
+def _text(raw: bytes | str) -> str:
+    return raw if isinstance(raw, str) else raw.decode()
 
 
 def _ms(when: float) -> int:

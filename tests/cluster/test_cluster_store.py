@@ -32,6 +32,7 @@ def chat_keys(keys: Keys, chat_id: int) -> list[str]:
             keys.group(chat_id, thread),
             keys.last_record(chat_id, thread),
             *(keys.hand(chat_id, thread, seat) for seat in range(4)),
+            keys.hints(chat_id, thread, "abcd1234"),
         ]
     return found
 
@@ -220,6 +221,15 @@ async def test_languages_users_and_heartbeats_on_the_cluster(store: Store) -> No
     assert (await store.user(7)).lang == "en"
     await store.heartbeat("p1", 5)
     assert await store.alive("p1") and not await store.alive("p2")
+
+
+async def test_practice_hints_on_the_cluster(store: Store) -> None:
+    assert await store.shown_hint(7, None, "abcd1234", 3) is None
+    assert await store.note_hint(7, None, "abcd1234", 3, "first") == "first"
+    assert await store.note_hint(7, None, "abcd1234", 3, "second") == "first"  # one a move
+    await store.note_hint(7, None, "abcd1234", 5, "third")
+    assert await store.shown_hint(7, None, "abcd1234", 3) == "first"
+    assert await store.hints_used(7, None, "abcd1234") == 2
 
 
 async def test_game_threads_finds_the_topics_on_every_node(store: Store) -> None:
