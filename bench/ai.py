@@ -1,6 +1,6 @@
 """Benchmark the computer players against each other.
 
-    python bench/ai.py [--matches 400] [--workers 2] [--rollouts 240] [--time-cap S]
+    python bench/ai.py [--matches 400] [--workers 2] [--rollouts 300] [--time-cap S]
 
 Two-player matches — fives to 25, muggins to 51, twolane one game — in pairs dealt
 from the same seed with the seats swapped, so each player gets the other's tiles

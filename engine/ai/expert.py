@@ -35,7 +35,7 @@ from engine.tiles import End
 from engine.variants import ruleset
 from engine.view import SeatView
 
-DEFAULT_ROLLOUTS = 240
+DEFAULT_ROLLOUTS = 300
 # The budget is counted in units of simulation work (see `Sim.play_out`): a
 # rollout stands for REFERENCE_WORK of them, about a whole two-player round.
 # Each playout costs its work plus PLAYOUT_OVERHEAD (copying the world, laying

@@ -424,36 +424,58 @@ class Sim:
         extend(0, [], 0)
         return found
 
-    def key(self, candidate: Candidate, others_pips: float) -> Key:
-        """The greedy ranking of a candidate (see `engine.ai.greedy.move_key`)."""
+    def key(self, candidate: Candidate, others_pips: float | None = None) -> Key:
+        """The greedy ranking of a candidate (see `engine.ai.greedy.move_key`).
+
+        `others_pips` (the pips in the other hands) only matters to a muggins move
+        that goes out; None: counted here when needed.
+        """
         hand = self.hands[self.turn]
-        if len(candidate) == 1 and candidate[0][1] >= 0:
-            points, values = self._play_effect(*candidate[0])
+        laid: tuple[Tile, ...]
+        if len(candidate) == 1:
+            tile, end = candidate[0]
+            if end >= 0:
+                points, values = self._play_effect(tile, end)
+            else:
+                saved = self._save()
+                points = self._lay(candidate)
+                values = self.ends[: self.nends]
+                self._restore(saved)
+            laid_pips = tile[0] + tile[1]
+            left = len(hand) - 1
+            laid = (tile,)
         else:
             saved = self._save()
             points = self._lay(candidate)
             values = self.ends[: self.nends]
             self._restore(saved)
-        laid = [tile for tile, _ in candidate]
+            laid = tuple(t for t, _ in candidate)
+            laid_pips = sum(t[0] + t[1] for t in laid)
+            left = len(hand) - len(laid)
         score = float(points)
+        shown = 0  # the open ends' values after the move, as bits
+        for value in values:
+            shown |= 1 << value
         fits = 0
         kept = 0
-        left = 0
-        for tile in hand:
-            if tile in laid:
+        for held in hand:
+            if held in laid:
                 continue
-            left += 1
-            if tile[0] in values or tile[1] in values:
+            low = 1 << held[0]
+            high = 1 << held[1]
+            if (low | high) & shown:
                 fits += 1
-            kept |= 1 << tile[0] | 1 << tile[1]
+            kept |= low | high
         if not left:
             if self.kind == FIVES:
                 score += 0.0 if self.bone else 2.0
             elif self.kind == MUGGINS:
+                if others_pips is None:
+                    others_pips = pips_held_by_others(self.hands, self.turn)
                 score += float(int(others_pips) // 5)
         elif self.kind == TWOLANE and not fits:
             score += TWOLANE_STUCK
-        return (score, sum(t[0] + t[1] for t in laid), fits, kept.bit_count())
+        return (score, laid_pips, fits, kept.bit_count())
 
     def greedy_step(self) -> int:
         """Make the greedy player's move for the seat to act; how many plays it weighed."""
@@ -466,18 +488,17 @@ class Sim:
             return 0
         best = found[0]
         if len(found) > 1:
-            turn = self.turn
-            others = pips_held_by_others(self.hands, turn)
-            careful = turn == self.careful and self.kind == FIVES
-            best_key = self.key(best, others)
+            careful = self.turn == self.careful and self.kind == FIVES
+            key = self.key
+            best_key = key(best)
             if careful:
                 best_key = (best_key[0] - self._threat(best), *best_key[1:])
             for candidate in found[1:]:
-                key = self.key(candidate, others)
+                new_key = key(candidate)
                 if careful:
-                    key = (key[0] - self._threat(candidate), *key[1:])
-                if key > best_key:
-                    best, best_key = candidate, key
+                    new_key = (new_key[0] - self._threat(candidate), *new_key[1:])
+                if new_key > best_key:
+                    best, best_key = candidate, new_key
         self._make(best)
         return len(found)
 
@@ -486,29 +507,54 @@ class Sim:
 
         Judged from what the mover can know: which tiles would score (at most two
         per end: the sum must come to a multiple of 5), how many of them it cannot
-        see, and how many tiles the next seat holds.
+        see, and how many tiles the next seat holds. Read off the ends without
+        laying the tile: it runs for every option of the careful seat's every move.
         """
+        tile, end = candidate[0]
+        ends = self.ends
+        targets: set[Tile] = set()
+        if end < 0:
+            return self._threat_by_laying(candidate)
+        new = tile[0] + tile[1] - ends[end]
+        if self.hub:
+            occ = self.occ
+            empty = [other for other in range(4) if not occ[other] and other != end]
+            if len(empty) > 1:
+                return 0.0  # no sum counts until at most one arm is empty
+            values = list(ends)
+            values[end] = new
+            total = values[0] + values[1] + values[2] + values[3]
+            for other in empty or range(4):
+                value = values[other]
+                for pips in range(7):
+                    after = total - value + pips
+                    if after > 0 and after % 5 == 0:
+                        targets.add(TILE_OF[value][pips])
+            worth = 4
+        elif tile[0] == tile[1]:
+            return 0.0  # it becomes the spinner, with three arms still empty
+        else:
+            worth = 2  # the first double
+            other = ends[1 - end]
+            targets.add(TILE_OF[other][other])
+            targets.add(TILE_OF[new][new])
+        return self._chance(targets, worth)
+
+    def _threat_by_laying(self, candidate: Candidate) -> float:
+        """`_threat` for an opening: lay it, look, and take it back."""
         saved = self._save()
         self._lay(candidate)
         ends = self.ends
         targets: set[Tile] = set()
-        worth = 4
         if not self.hub:
-            worth = 2  # the first double
             for end in range(self.nends):
                 targets.add(TILE_OF[ends[end]][ends[end]])
-        else:
-            occ = self.occ
-            empty = [end for end in range(4) if not occ[end]]
-            if len(empty) <= 1:
-                total = ends[0] + ends[1] + ends[2] + ends[3]
-                for end in empty or range(4):
-                    value = ends[end]
-                    for other in range(7):
-                        after = total - value + other
-                        if after > 0 and after % 5 == 0:
-                            targets.add(TILE_OF[value][other])
         self._restore(saved)
+        # An opening spinner leaves every arm empty: nothing counts yet.
+        return self._chance(targets, 2) if targets else 0.0
+
+    def _chance(self, targets: set[Tile], worth: int) -> float:
+        """`worth` times the chance that the next seat holds one of `targets`."""
         if not targets:
             return 0.0
         turn = self.turn
@@ -520,7 +566,9 @@ class Sim:
                 for tile in hand:
                     if tile in targets:
                         found += 1
-        found += sum(1 for tile in self.bone if tile in targets)
+        for tile in self.bone:
+            if tile in targets:
+                found += 1
         if not found:
             return 0.0
         nxt = (turn + 1) % self.seats

@@ -453,6 +453,44 @@ def test_the_simulation_follows_the_engine(variant: str) -> None:
                 assert sim.match_over == game.over
 
 
+def threat_by_laying(sim: Sim, candidate: tuple[tuple[Tile, int], ...]) -> float:
+    """The careful seat's threat the slow way: lay the tile, list the scoring tiles, undo."""
+    saved = sim._save()
+    sim._lay(candidate)
+    ends = sim.ends
+    targets: set[Tile] = set()
+    worth = 4
+    if not sim.hub:
+        worth = 2
+        targets = {Tile(v, v) for v in ends[: sim.nends]}
+    else:
+        empty = [end for end in range(4) if not sim.occ[end]]
+        if len(empty) <= 1:
+            total = sum(ends)
+            for end in empty or range(4):
+                for other in range(7):
+                    after = total - ends[end] + other
+                    if after > 0 and after % 5 == 0:
+                        targets.add(Tile(max(ends[end], other), min(ends[end], other)))
+    sim._restore(saved)
+    return sim._chance(targets, worth)
+
+
+def test_the_careful_seat_reads_the_threat_without_laying_the_tile() -> None:
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = Game.new("fives", NAMES[: 2 + seed % 3], seed=seed)
+        while not game.over:
+            sim = Sim.from_game(game)
+            for candidate in sim.candidates():
+                assert sim._threat(candidate) == pytest.approx(threat_by_laying(sim, candidate))
+                checked += 1
+            legal = game.legal_moves()
+            game.push(greedy_move_in(game) if rng.random() < 0.5 else rng.choice(legal))
+    assert checked > 1000
+
+
 # -- the endgame solver ------------------------------------------------------------------------
 
 
