@@ -15,6 +15,7 @@ from typing import Any
 from bot.game.computer import LEVELS
 from engine import ALL_TILES, Doubles, Draw, End, Game, Move, Pass, Play, SeatView, Tile, view_for
 from engine.ai import make_player
+from engine.ai.greedy import laid
 from engine.table import Table
 from engine.variants import Ruleset, ruleset
 
@@ -84,7 +85,7 @@ def explain(view: SeatView, move: Move) -> Hint:
     if isinstance(move, Pass):
         return Hint(move, Reason.PASS, penalty=rules.pass_penalty)
     end, end_value = _end_to_press(view, move)
-    after = _laid(rules, view.table, move)
+    after = laid(rules, view.table, move)
     points = rules.after_place(after) if rules.scores_plays else 0
     placed = _tiles_of(move)
     kept = [t for t in view.hand if t not in placed]
@@ -114,7 +115,7 @@ def explain(view: SeatView, move: Move) -> Hint:
     rivals = [size for other, size in enumerate(view.hand_sizes) if other != view.seat and size]
     if rules.scores_plays and min(rivals, default=0) > 1 and not _lets_score(rules, after, unseen):
         others = [m for m in view.legal if m != move and isinstance(m, Play | Doubles)]
-        if any(_lets_score(rules, _laid(rules, view.table, m), unseen) for m in others):
+        if any(_lets_score(rules, laid(rules, view.table, m), unseen) for m in others):
             return hint(Reason.DENIES)
     for value in _opened(after):
         fitting = tuple(t for t in kept if t.has(value))
@@ -140,20 +141,6 @@ def _end_to_press(view: SeatView, move: Play | Doubles) -> tuple[End | None, int
     return move.end, dict(view.table.open_ends())[move.end]
 
 
-def _laid(rules: Ruleset, table: Table, move: Play | Doubles) -> Table:
-    """A copy of `table` with the move laid as the engine lays it (`Game._lay`)."""
-    after = table.copy()
-    plays = (move,) if isinstance(move, Play) else move.plays
-    for index, play in enumerate(plays):
-        if play.end is None:
-            after.open_with(play.tile, play.tile.high if play.west is None else play.west)
-        else:
-            after.attach(play.tile, play.end, index == 0)
-        if after.hub is None and rules.hub_kind is not None:
-            rules.claim_hub(after, play.end)
-    return after
-
-
 def _laid_hub(table: Table) -> bool:
     """The play just made laid the hub (in fives the spinner, worth 2 by itself)."""
     hub = table.hub_tile()
@@ -170,7 +157,7 @@ def _lets_score(rules: Ruleset, table: Table, unseen: list[Tile]) -> bool:
     """Whether one unseen tile, laid on some end of `table`, would score."""
     for end, value in table.open_ends():
         for tile in unseen:
-            if tile.has(value) and rules.after_place(_laid(rules, table, Play(tile, end))) > 0:
+            if tile.has(value) and rules.after_place(laid(rules, table, Play(tile, end))) > 0:
                 return True
     return False
 

@@ -43,6 +43,13 @@ def play_outcome(rules: Ruleset, table: Table, move: Play | Doubles) -> tuple[in
         table.ends = ends
         table.hub = hub
         return points, values
+    scratch = laid(rules, table, move)
+    points = rules.after_place(scratch) if rules.scores_plays else 0
+    return points, [value for _, value in scratch.ends]
+
+
+def laid(rules: Ruleset, table: Table, move: Play | Doubles) -> Table:
+    """A copy of `table` with `move` laid as the game lays it (`Game._lay`)."""
     scratch = table.copy()
     plays = move.plays if isinstance(move, Doubles) else (move,)
     for index, play in enumerate(plays):
@@ -52,8 +59,7 @@ def play_outcome(rules: Ruleset, table: Table, move: Play | Doubles) -> tuple[in
             scratch.attach(play.tile, play.end, index == 0)
         if scratch.hub is None and rules.hub_kind is not None:
             rules.claim_hub(scratch, play.end)
-    points = rules.after_place(scratch) if rules.scores_plays else 0
-    return points, [value for _, value in scratch.ends]
+    return scratch
 
 
 def going_out_points(rules: Ruleset, boneyard_size: int, others_pips: float) -> float:
