@@ -29,7 +29,7 @@ from bot.game.service import GameService
 from bot.i18n import translator
 from bot.logs import event
 from bot.render import render_hand
-from bot.storage.models import Claim, HandDelivery, Match
+from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
@@ -86,11 +86,15 @@ class HandConverger:
             game = self.service.engine_game(match)
             # A finished game's hand links to the final table, where messages have links.
             linked = match.status == "over" and endings.linkable(match.chat_id)
-            final_id = await self._final_table(match) if linked else None
-            board_id, waits_for_board = None, False
-            if match.practice and match.status == "playing" and game is not None:
-                board_id = await self._board_of(match, game.round.number)
-                waits_for_board = board_id is None
+            # A practice game's hand comes below the board of the round under way.
+            below = match.practice and match.status == "playing" and game is not None
+            group = await self._group_record(match) if linked or below else None
+            final_id = group.final_message_id if linked and group is not None else None
+            board_id = None
+            round_number = game.round.number if game is not None else 0
+            if below and group is not None and group.board.round_number == round_number:
+                board_id = group.board.message_id
+            waits_for_board = below and board_id is None
             want = hand_want(match, game, seat, final_id, board_id)
             step = hand_step(want, shown, match.seats[seat].hand_requests)
             if waits_for_board and step is not None and step.call is not HandCall.STRIP:
@@ -188,19 +192,11 @@ class HandConverger:
         await self.store.change(key, HandDelivery, apply)
         return noted
 
-    async def _board_of(self, match: Match, round_number: int) -> int | None:
-        """The message id of the board of that round of the match, once it is posted."""
+    async def _group_record(self, match: Match) -> GroupDelivery | None:
+        """What the group's messages of this match show (None: nothing of it yet)."""
         _, stored = await self.store.read_group(match.chat_id, match.thread_id)
         shown = stored.value
-        if shown is None or shown.game_id != match.id or shown.board.round_number != round_number:
-            return None
-        return shown.board.message_id
-
-    async def _final_table(self, match: Match) -> int | None:
-        """The message id of the group's final table of this match, once it is posted."""
-        _, stored = await self.store.read_group(match.chat_id, match.thread_id)
-        shown = stored.value
-        return None if shown is None or shown.game_id != match.id else shown.final_message_id
+        return None if shown is None or shown.game_id != match.id else shown
 
     async def _claim(
         self,

@@ -144,9 +144,8 @@ class HandWant:
     # Send it even if the seat has no message yet (not so for a seat the computer plays
     # from the start of its time in private, nor for a game stopped before it began there).
     send_if_missing: bool = True
-    # A practice game (the board in the same chat): a turn edits the hand in place, and
-    # the hand must come after this message (its round's board) to be read below it.
-    in_place: bool = False
+    # A practice game (the board in the same chat): the hand must come after this
+    # message, its round's board, to be read below it; a turn edits it in place there.
     below: int = 0
 
 
@@ -177,7 +176,7 @@ def hand_want(
     if want is None or not match.practice or board_message_id is None:
         return want
     return dataclasses.replace(
-        want, shows=f"{want.shows}:b{board_message_id}", in_place=True, below=board_message_id
+        want, shows=f"{want.shows}:b{board_message_id}", below=board_message_id
     )
 
 
@@ -243,7 +242,7 @@ def hand_step(want: HandWant | None, shown: HandDelivery, requests: int) -> Hand
         return HandStep(HandCall.SEND) if want.send_if_missing else None
     if shown.message_id < want.below:
         return HandStep(HandCall.SEND)  # a new round's board came after it: below that one
-    if want.live and not want.in_place and not shown.shows.startswith(f"A:{want.turn}:"):
+    if want.live and not want.below and not shown.shows.startswith(f"A:{want.turn}:"):
         return HandStep(HandCall.SEND)  # his turn begins: a new message, so he is notified
     return HandStep(HandCall.EDIT, shown.message_id)
 

@@ -20,6 +20,7 @@ from bot.game.service import Current, Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
 from bot.render.words import EMOJI_ARROWS
+from bot.storage.models import practice_chat
 from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, texts
 from bot.telegram import callbacks as cb
@@ -140,9 +141,10 @@ async def _group_button(
         await api.edit_text(query.get_bot(), chat_id, message.message_id, text)
     elif button.kind == cb.HAND_REQUEST:
         await service.resend_hand(chat_id, thread_id, button.game_id, who)
-        practice = chat_id > 0  # the board and the hand share this chat
-        where = (
-            tr("Your tiles come below.") if practice else tr("Your tiles are in our private chat.")
+        where = (  # in practice the board and the hand share this chat
+            tr("Your tiles come below.")
+            if practice_chat(chat_id)
+            else tr("Your tiles are in our private chat.")
         )
         await api.answer(query, where)
     elif button.kind == cb.REMATCH:
@@ -227,7 +229,7 @@ async def _hand_button(
             raise Refusal("stale_button")
         await _show_choice(query, current, view, button, tr)
         return
-    arrows = {end: EMOJI_ARROWS[shown] for end, shown in keyboards.shown_ends(view).items()}
+    arrows = _end_names(view, move)  # as the buttons named them before the move
     played = await d.service.play(
         button.chat_id,
         button.thread_id,
@@ -279,6 +281,14 @@ async def _hint(
         arrows = keyboards.shown_ends(view_for(game, seat))  # the ends as its buttons say
         line = await store.note_hint(*where, hint_line(tr, hint, arrows))
     await api.answer(query, line, alert=True)
+
+
+def _end_names(view: SeatView, move: Move) -> dict[End, str] | None:
+    """What the answer to `move` calls the ends it was laid on (None: it names none)."""
+    laid_on_an_end = (isinstance(move, Play) and move.end is not None) or isinstance(move, Doubles)
+    if not laid_on_an_end:
+        return None
+    return {end: EMOJI_ARROWS[shown] for end, shown in keyboards.shown_ends(view).items()}
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:

@@ -109,11 +109,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         notify.call(context, current.match, calls)
         return  # the lobby itself is posted by the delivery layer
     await notify.not_opened(context, chat.id, thread_id, game_id, calls)
-    shown, _ = await d.store.read_delivery(chat.id, thread_id, 0)
-    record = shown.value
-    pointer = None
-    if record is not None and record.game_id == current.match.id:
-        pointer = record.board.message_id or record.lobby_message_id
+    pointer = await _shown_at(context, current.match)
     if taken_over:
         text = tr("Nobody pressed anything in this lobby for a while: it is yours now ↑.")
     else:
@@ -169,13 +165,19 @@ async def _open_practice(
     )
     if created:
         return
-    shown, _ = await d.store.read_delivery(chat.id, None, 0)
-    record = shown.value
-    pointer = None
-    if record is not None and record.game_id == current.match.id:
-        pointer = record.board.message_id or record.lobby_message_id
     text = tr("Your practice game is here ↑. Finish it, or /stop it to start another.")
-    await api.send_text(context.bot, chat.id, text, reply_to=pointer)
+    await api.send_text(
+        context.bot, chat.id, text, reply_to=await _shown_at(context, current.match)
+    )
+
+
+async def _shown_at(context: ContextTypes.DEFAULT_TYPE, match: Match) -> int | None:
+    """The message showing the match in its chat (its board, else its lobby), if any."""
+    shown, _ = await deps(context).store.read_delivery(match.chat_id, match.thread_id, 0)
+    record = shown.value
+    if record is None or record.game_id != match.id:
+        return None
+    return record.board.message_id or record.lobby_message_id
 
 
 async def _running_here(

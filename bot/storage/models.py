@@ -23,6 +23,12 @@ MATCH_FORMAT = 2  # 1: the single `ChatGame` record of the first release
 NOTES_KEPT = 20  # events kept for board captions; older ones are dropped
 
 
+def practice_chat(chat_id: int) -> bool:
+    """Whether a chat's games are practice: a private chat's id is its user's, above 0
+    (groups' ids are below 0)."""
+    return chat_id > 0
+
+
 class Seat(BaseModel):
     """A place at the table: a human (by Telegram user id) or a computer player."""
 
@@ -78,9 +84,8 @@ class Match(BaseModel):
 
     @property
     def practice(self) -> bool:
-        """Played alone against the computer in the bot's private chat with its person
-        (a private chat's id is its user's, above 0; groups' ids are below 0)."""
-        return self.chat_id > 0
+        """Played alone against the computer in the bot's private chat with its person."""
+        return practice_chat(self.chat_id)
 
     @property
     def notes_total(self) -> int:
