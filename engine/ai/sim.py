@@ -479,6 +479,8 @@ class Sim:
 
     def greedy_step(self) -> int:
         """Make the greedy player's move for the seat to act; how many plays it weighed."""
+        if self.kind == FIVES and self.nends:
+            return self._fives_step()
         found = self.candidates()
         if not found:
             if self._can_draw():
@@ -501,6 +503,91 @@ class Sim:
                     best, best_key = candidate, new_key
         self._make(best)
         return len(found)
+
+    def _fives_step(self) -> int:
+        """`greedy_step` for fives once the table is open: the same move, found faster.
+
+        Most of a rollout is spent here. The ranking is lexicographic, so each play
+        is ranked by its points (less the careful seat's threat) and pips first,
+        read off the ends without building the candidate, and only plays tied on
+        both are told apart by the rest of `key`.
+        """
+        hand = self.hands[self.turn]
+        ends = self.ends
+        found: list[tuple[Tile, int]] = []
+        for end in range(self.nends):
+            value = ends[end]
+            for tile in hand:
+                if tile[0] == value or tile[1] == value:
+                    found.append((tile, end))
+        count = len(found)
+        if not count:
+            if self.bone:
+                self._draw()
+            else:
+                self._pass()
+            return 0
+        if count == 1:
+            self._make((found[0],))
+            return 1
+        careful = self.turn == self.careful
+        hub = self.hub
+        occ = self.occ
+        empty = -1  # the one empty arm, if only one is; -2: more than one
+        if hub:
+            for arm in range(4):
+                if not occ[arm]:
+                    empty = arm if empty == -1 else -2
+        total = ends[0] + ends[1] + ends[2] + ends[3]
+        bonus = 0.0
+        if len(hand) == 1 and not self.bone:
+            bonus = 2.0  # going out: every play here lays the one tile
+        best_rank: tuple[float, int] | None = None
+        tied: list[tuple[Tile, int]] = []
+        for play in found:
+            tile, end = play
+            low, high = tile[1], tile[0]
+            if not hub:
+                points = 2 if low == high else 0
+            elif empty == -1 or empty == end:
+                after = total - ends[end] + low + high - ends[end]
+                points = 4 if after > 0 and after % 5 == 0 else 0
+            else:
+                points = 0
+            score = float(points) + bonus
+            if careful:
+                score = score - self._threat((play,))
+            rank = (score, low + high)
+            if best_rank is None or rank > best_rank:
+                best_rank = rank
+                tied = [play]
+            elif rank == best_rank:
+                tied.append(play)
+        best = tied[0]
+        if len(tied) > 1:
+            # The rest of `key`: the tiles left that fit an end after the play, then
+            # the distinct values they keep.
+            best_rest = (-1, -1)
+            for play in tied:
+                tile, end = play
+                shown = 1 << (tile[0] + tile[1] - ends[end])
+                for other in range(self.nends):
+                    if other != end:
+                        shown |= 1 << ends[other]
+                fits = 0
+                kept = 0
+                for held in hand:
+                    if held is tile:
+                        continue
+                    bits = 1 << held[0] | 1 << held[1]
+                    if bits & shown:
+                        fits += 1
+                    kept |= bits
+                rest = (fits, kept.bit_count())
+                if rest > best_rest:
+                    best, best_rest = play, rest
+        self._make((best,))
+        return count
 
     def _threat(self, candidate: Candidate) -> float:
         """fives: the points the next seat may expect to score right after `candidate`.

@@ -491,6 +491,43 @@ def test_the_careful_seat_reads_the_threat_without_laying_the_tile() -> None:
     assert checked > 1000
 
 
+def careful_choice_the_slow_way(sim: Sim) -> tuple[tuple[Tile, int], ...]:
+    """The careful seat's fives play by the whole key, threat taken off the points."""
+    best: tuple[tuple[Tile, int], ...] | None = None
+    best_key: tuple[float, int, int, int] | None = None
+    for candidate in sim.candidates():
+        key = sim.key(candidate)
+        key = (key[0] - sim._threat(candidate), *key[1:])
+        if best_key is None or key > best_key:
+            best, best_key = candidate, key
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("careful", [False, True])
+def test_the_fast_fives_step_makes_the_move_the_whole_key_ranks_first(careful: bool) -> None:
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = Game.new("fives", NAMES[: 2 + seed % 3], seed=seed)
+        while not game.over:
+            sim = Sim.from_game(game)
+            sim.careful = sim.turn if careful else -1
+            if sim.nends and len(sim.candidates()) > 1:
+                expected = sim.copy()
+                if careful:
+                    expected.make(careful_choice_the_slow_way(sim))
+                else:
+                    expected.apply(greedy_move_in(game))
+                stepped = sim.copy()
+                stepped.greedy_step()
+                assert sim_state(stepped) == sim_state(expected)
+                checked += 1
+            legal = game.legal_moves()
+            game.push(greedy_move_in(game) if rng.random() < 0.5 else rng.choice(legal))
+    assert checked > 500
+
+
 # -- the endgame solver ------------------------------------------------------------------------
 
 
