@@ -24,6 +24,7 @@ from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
+from bot.render.history import arrows_before
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
@@ -411,9 +412,15 @@ def board_caption(
     extra = [html.escape(note) for note in notes]
     same_board = shown.board.round_number == round_number
     already = shown.board.shows_actions if same_board else 0
-    entries = game.rounds[round_number - 1].moves[already:]
+    moves = game.rounds[round_number - 1].moves
+    entries = moves[already:]
     if len(entries) > 1 and not finishing:  # the board text already names the last one
-        described = [texts.describe_entry(tr, view, e) for e in entries[-RECENT_SHOWN:]]
+        listed = entries[-RECENT_SHOWN:]
+        arrows = arrows_before(game.variant, [e.text for e in moves], len(moves) - len(listed))
+        described = [
+            texts.describe_entry(tr, view, entry, shown)
+            for entry, shown in zip(listed, arrows, strict=True)
+        ]
         if len(entries) > RECENT_SHOWN:
             described.insert(0, "…")
         extra.insert(0, html.escape(tr("Since the last picture:")) + " " + "; ".join(described))

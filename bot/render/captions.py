@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+from bot.render.history import arrows_before
 from bot.render.layout import end_arrows
 from bot.render.words import (
     EMOJI_ARROWS,
@@ -58,7 +59,12 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
         else:
             lines.append(escape(tr("Ends: {sum}").format(sum=count_sum(view.count_terms))))
     for action in recent_actions(view, 1):
-        what = action_words(tr, view, action, EMOJI_ARROWS)
+        named = EMOJI_ARROWS
+        if action.text not in ("draw", "pass"):
+            # The end the tile went to, named as the picture showed it before the move.
+            moves = [entry.text for entry in view.moves]
+            named = {**named, **arrows_before(view.variant, moves, len(moves) - 1)[0]}
+        what = action_words(tr, view, action, named)
         points = action_points(view, action)
         lines.append(
             f"{_name(view, action.seat, tr)}: {escape(what)}" + (f" ({points})" if points else "")

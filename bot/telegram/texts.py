@@ -137,8 +137,11 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
     return "\n".join(lines)
 
 
-def describe_entry(tr: Translator, view: SeatView, entry: MoveEntry) -> str:
-    """«Андрей: 3:5 ⬅️ (+4)» in the caption's words (HTML)."""
+def describe_entry(
+    tr: Translator, view: SeatView, entry: MoveEntry, arrows: dict[End, str] | None = None
+) -> str:
+    """«Андрей: 3:5 ⬅️ (+4)» in the caption's words (HTML); `arrows`: what the picture
+    called each end then (see `bot.render.history`)."""
     name = localized_name(tr, view.players[entry.seat])
     points = entry.points
     if entry.text == "draw":
@@ -147,7 +150,7 @@ def describe_entry(tr: Translator, view: SeatView, entry: MoveEntry) -> str:
         points = ruleset(view.variant).pass_penalty
         what = tr("passed, penalty") if points else tr("passed")
     else:
-        what = move_words(entry.text)
+        what = move_words(entry.text, arrows)
     shown = f" (+{points})" if points else ""
     return f"{escape(name)}: {escape(what)}{shown}"
 

@@ -10,12 +10,14 @@ from collections.abc import Iterator
 from bot.game.hints import Hint, Reason
 from bot.i18n import translator
 from bot.render.captions import board_text
+from bot.render.history import arrows_before
 from bot.render.layout import board_layout, end_arrows
-from bot.render.words import EMOJI_ARROWS
+from bot.render.words import EMOJI_ARROWS, play_words
 from bot.storage.models import Match
 from bot.telegram import keyboards
 from bot.telegram.hint_texts import hint_line
 from engine import Doubles, End, Game, Play, SeatView, view_for
+from engine.table import Table
 
 TR = translator("ru")
 
@@ -103,3 +105,41 @@ def test_a_hint_names_its_end_as_the_button_does() -> None:
     line = hint_line(TR, hint, keyboards.shown_ends(view))
     assert keyboards.end_label(view, end) in line
     assert keyboards.END_LABELS[end].format(value=value) not in line
+
+
+def test_past_moves_are_named_by_the_arrows_the_picture_showed_before_them() -> None:
+    """The caption's last move and the group's «since the last picture» list say where a
+    tile went as the picture (and the buttons) named that end then."""
+    turned = 0
+    for variant in ("fives", "muggins", "twolane"):
+        for seed in range(6):
+            game = Game.new(variant, ["Андрей", "Ирина"], seed)
+            rng = random.Random(seed)
+            tables: list[Table] = []  # the table before each move of the round
+            while not game.over:
+                turn = game.turn
+                assert turn is not None
+                before = view_for(game, turn)
+                if not before.moves:
+                    tables = []
+                tables.append(before.table)
+                legal = game.legal_moves()
+                plays = [m for m in legal if isinstance(m, Play | Doubles)]
+                move = rng.choice(plays or list(legal))
+                game.push(move)
+                rnd = game.rounds[before.round_number - 1]
+                texts = [entry.text for entry in rnd.moves]
+                named = arrows_before(variant, texts)
+                lanes = variant == "twolane"
+                assert named == [
+                    {end: EMOJI_ARROWS[a] for end, a in end_arrows(t, lanes=lanes).items()}
+                    for t in tables
+                ]
+                if not isinstance(move, Play) or move.end is None or rnd.end is not None:
+                    continue
+                arrow = end_arrows(before.table, lanes=lanes)[move.end]
+                turned += arrow is not move.end
+                words = play_words(texts[-1], {**EMOJI_ARROWS, move.end: EMOJI_ARROWS[arrow]})
+                after = view_for(game, turn)
+                assert f": {words}" in board_text(after, TR)
+    assert turned > 10  # the test sees moves laid past a corner
