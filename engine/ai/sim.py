@@ -456,16 +456,7 @@ class Sim:
         shown = 0  # the open ends' values after the move, as bits
         for value in values:
             shown |= 1 << value
-        fits = 0
-        kept = 0
-        for held in hand:
-            if held in laid:
-                continue
-            low = 1 << held[0]
-            high = 1 << held[1]
-            if (low | high) & shown:
-                fits += 1
-            kept |= low | high
+        fits, kept = fits_and_kept(hand, laid, shown)
         if not left:
             if self.kind == FIVES:
                 score += 0.0 if self.bone else 2.0
@@ -475,7 +466,7 @@ class Sim:
                 score += float(int(others_pips) // 5)
         elif self.kind == TWOLANE and not fits:
             score += TWOLANE_STUCK
-        return (score, laid_pips, fits, kept.bit_count())
+        return (score, laid_pips, fits, kept)
 
     def greedy_step(self) -> int:
         """Make the greedy player's move for the seat to act; how many plays it weighed."""
@@ -574,16 +565,7 @@ class Sim:
                 for other in range(self.nends):
                     if other != end:
                         shown |= 1 << ends[other]
-                fits = 0
-                kept = 0
-                for held in hand:
-                    if held is tile:
-                        continue
-                    bits = 1 << held[0] | 1 << held[1]
-                    if bits & shown:
-                        fits += 1
-                    kept |= bits
-                rest = (fits, kept.bit_count())
+                rest = fits_and_kept(hand, (tile,), shown)
                 if rest > best_rest:
                     best, best_rest = play, rest
         self._make((best,))
@@ -674,3 +656,18 @@ class Sim:
         while self.end is None:
             work += 1 + self.greedy_step()
         return work
+
+
+def fits_and_kept(hand: list[Tile], laid: tuple[Tile, ...], shown: int) -> tuple[int, int]:
+    """The rest of the greedy key: how many tiles kept (`hand` less `laid`) fit an end
+    whose value is among `shown` (as bits), and how many distinct values they keep."""
+    fits = 0
+    kept = 0
+    for held in hand:
+        if held in laid:
+            continue
+        bits = 1 << held[0] | 1 << held[1]
+        if bits & shown:
+            fits += 1
+        kept |= bits
+    return fits, kept.bit_count()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -476,18 +477,23 @@ def threat_by_laying(sim: Sim, candidate: tuple[tuple[Tile, int], ...]) -> float
     return sim._chance(targets, worth)
 
 
-def test_the_careful_seat_reads_the_threat_without_laying_the_tile() -> None:
-    checked = 0
-    for seed in range(60):
+def fives_positions(games: int = 60) -> Iterator[tuple[Game, Sim]]:
+    """Every position of fives games for 2-4 players, half greedy and half random play."""
+    for seed in range(games):
         rng = random.Random(seed)
         game = Game.new("fives", NAMES[: 2 + seed % 3], seed=seed)
         while not game.over:
-            sim = Sim.from_game(game)
-            for candidate in sim.candidates():
-                assert sim._threat(candidate) == pytest.approx(threat_by_laying(sim, candidate))
-                checked += 1
+            yield game, Sim.from_game(game)
             legal = game.legal_moves()
             game.push(greedy_move_in(game) if rng.random() < 0.5 else rng.choice(legal))
+
+
+def test_the_careful_seat_reads_the_threat_without_laying_the_tile() -> None:
+    checked = 0
+    for _, sim in fives_positions():
+        for candidate in sim.candidates():
+            assert sim._threat(candidate) == pytest.approx(threat_by_laying(sim, candidate))
+            checked += 1
     assert checked > 1000
 
 
@@ -507,24 +513,18 @@ def careful_choice_the_slow_way(sim: Sim) -> tuple[tuple[Tile, int], ...]:
 @pytest.mark.parametrize("careful", [False, True])
 def test_the_fast_fives_step_makes_the_move_the_whole_key_ranks_first(careful: bool) -> None:
     checked = 0
-    for seed in range(60):
-        rng = random.Random(seed)
-        game = Game.new("fives", NAMES[: 2 + seed % 3], seed=seed)
-        while not game.over:
-            sim = Sim.from_game(game)
-            sim.careful = sim.turn if careful else -1
-            if sim.nends and len(sim.candidates()) > 1:
-                expected = sim.copy()
-                if careful:
-                    expected.make(careful_choice_the_slow_way(sim))
-                else:
-                    expected.apply(greedy_move_in(game))
-                stepped = sim.copy()
-                stepped.greedy_step()
-                assert sim_state(stepped) == sim_state(expected)
-                checked += 1
-            legal = game.legal_moves()
-            game.push(greedy_move_in(game) if rng.random() < 0.5 else rng.choice(legal))
+    for game, sim in fives_positions():
+        sim.careful = sim.turn if careful else -1
+        if sim.nends and len(sim.candidates()) > 1:
+            expected = sim.copy()
+            if careful:
+                expected.make(careful_choice_the_slow_way(sim))
+            else:
+                expected.apply(greedy_move_in(game))
+            stepped = sim.copy()
+            stepped.greedy_step()
+            assert sim_state(stepped) == sim_state(expected)
+            checked += 1
     assert checked > 500
 
 
