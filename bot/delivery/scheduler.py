@@ -66,6 +66,7 @@ class _ChatWork:
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     dirty: set[str] = field(default_factory=set)
     changed: dict[str, asyncio.Event] = field(default_factory=dict)  # per running pass
+    lost: int = 0  # times its game was set aside as unreadable (see Delivery._forget)
 
 
 class Delivery:
@@ -223,7 +224,10 @@ class Delivery:
             while not self._stopping:
                 work.dirty.discard(name)
                 changed = work.changed[name] = asyncio.Event()
+                lost = work.lost
                 later = await self._guarded(chat, name, step, changed)
+                if work.lost != lost:
+                    later = None  # its game was set aside meanwhile: nothing it saw is due
                 if later is None:
                     self._next.get(chat, {}).pop(name, None)
                 else:
@@ -281,7 +285,12 @@ class Delivery:
             log.warning("chat %s: could not note what is due next (%s)", chat[0], exc)
 
     def _forget(self, chat: Chat) -> None:
-        """Nothing more is due for this chat (its game cannot be read)."""
+        """Nothing more is due for this chat (its game cannot be read), not even what a
+        pass under way finds: noted after the set-aside, it would bring the game back
+        to the due index."""
+        work = self._work.get(chat)
+        if work is not None:
+            work.lost += 1
         self._next.pop(chat, None)
         self._current.pop(chat, None)
         for key in [key for key in self._timers if key[0] == chat]:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from redis.asyncio import Redis
 
+from bot.storage.store import GameLostError
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons, ru
 from tests.fakebotapi import FakeBotApi
 
@@ -192,6 +194,32 @@ async def test_a_storage_that_does_not_answer(h: Harness) -> None:
     assert (await h.say(a, group, "/help")).text.startswith("Домино для групповых чатов")
     answer = await h.lobby_button(a, group, lobby, "ce")
     assert (answer.text, answer.show_alert) == ("Компьютер сел за стол.", False)
+
+
+async def test_a_pass_under_way_when_the_game_is_set_aside_brings_nothing_back_to_the_index(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass begun on the game before it was found unreadable ends after, with a call it
+    means to make later: that time is of a game that is gone, and must not be noted."""
+    table = await h.table("fives")
+    await h.settle()
+    delivery = h.delivery
+    under_way, finish = asyncio.Event(), asyncio.Event()
+
+    async def slow_group_pass(chat_id: int, thread_id: int | None) -> float | None:
+        under_way.set()
+        await finish.wait()
+        return delivery.clock() + 5  # as when the group's pace holds a call back
+
+    monkeypatch.setattr(delivery.group, "run", slow_group_pass)
+    delivery.kick(table.chat, None)
+    await asyncio.wait_for(under_way.wait(), 10)
+    await h.store.redis.set(h.store.keys.game(table.chat, None), b'{"id": "oops"')
+    with pytest.raises(GameLostError):
+        await h.service.current(table.chat, None)  # sets it aside, as a press would
+    finish.set()
+    await delivery.idle()
+    assert await h.store.due_time(table.chat, None) is None
 
 
 async def test_a_broken_stored_game_is_set_aside_said_once_and_a_new_one_starts(
