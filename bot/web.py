@@ -120,8 +120,19 @@ def _webhook(
                 return web.Response(status=403)
         try:
             data = await request.json()
+            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+                # Valid JSON that is no update object ([1,2], null, 1, "x"): python-telegram-bot
+                # would fail on it further in, or queue None.
+                raise ValueError("not an update object")
             update = Update.de_json(data, application.bot)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError, ValueError, KeyError) as exc:
+        except (
+            json.JSONDecodeError,
+            UnicodeDecodeError,
+            AttributeError,
+            TypeError,
+            ValueError,
+            KeyError,
+        ) as exc:
             metrics.ERRORS.labels("webhook_bad_update").inc()
             log.warning("webhook: not an update (%s)", exc.__class__.__name__)
             return web.Response(status=400)

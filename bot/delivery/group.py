@@ -27,7 +27,7 @@ from bot.render import board_text, final_text, render_board, render_final
 from bot.render.history import arrows_before
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
-from bot.storage.store import LOST, Store, Stored, commit
+from bot.storage.store import LOST, BrokenGameError, Store, Stored, commit
 from bot.storage.subscriptions import Subscriptions
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
@@ -219,6 +219,29 @@ class GroupConverger:
             return None, recorded
         return None, recorded
 
+    async def bot_returned(self, chat_id: int) -> list[int | None]:
+        """The bot may write to the group again: the topics whose games were cut short when
+        it left, noted so that their messages are brought in line (told as they ended)."""
+        threads = []
+        for thread_id in await self.store.game_threads(chat_id):
+            try:
+                match = await self.store.load(chat_id, thread_id)
+            except BrokenGameError:
+                continue
+            if match is None or match.ended != "bot_removed":
+                continue
+
+            def apply(shown: GroupDelivery | None, game_id: str = match.id) -> GroupDelivery | None:
+                if shown is None or shown.game_id != game_id or shown.returned:
+                    return shown
+                shown.returned = True
+                shown.rev += 1
+                return shown
+
+            await self.store.change(self.store.keys.group(chat_id, thread_id), GroupDelivery, apply)
+            threads.append(thread_id)
+        return threads
+
     # -- the calls ----------------------------------------------------------------------
 
     async def _perform(
@@ -250,11 +273,13 @@ class GroupConverger:
             return await self._close_lobby(match, shown, tr, ticket)
         assert current.game is not None
         if step.call is GroupCall.STOP_BOARD:
+            # The picture too: it must not go on showing whose turn it was.
             assert shown.board.message_id is not None
-            view = view_for(current.game, None, shown.board.round_number)
+            view = endings.as_ended(view_for(current.game, None, shown.board.round_number))
             caption = _with_line(board_text(view, tr), endings.ending_line(match, tr))
-            return await api.edit_caption(
-                self.bot, match.chat_id, shown.board.message_id, caption, priority=ticket
+            picture = await draw(render_board, view, tr, endings.ending_words(match, tr))
+            return await api.edit_photo(
+                self.bot, match.chat_id, shown.board.message_id, picture, caption, priority=ticket
             )
         if step.call is GroupCall.FINAL:
             view = view_for(current.game)
@@ -293,7 +318,9 @@ class GroupConverger:
         assert shown.lobby_message_id is not None
         if match.status == "cancelled":
             text = tr("The game was cancelled.")
-            if match.ended == "idle":
+            if match.ended == "bot_removed":
+                text = endings.ending_line(match, tr)
+            elif match.ended == "idle":
                 minutes = endings.whole_minutes(self.settings.lobby_idle_seconds)
                 text = endings.idle_lobby_text(minutes, tr)
             return await api.edit_text(

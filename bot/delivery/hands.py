@@ -1,13 +1,15 @@
-"""Bringing a player's private chat in line with his seat: one hand message with live buttons.
+"""Bringing a player's private chat in line with his seat: one hand message, true at all times.
 
 The seat to act gets a new message with buttons when his turn begins (so Telegram
 notifies him); it is edited in place while his turn goes on (a draw) and when it
-ends (the buttons go). Earlier hand messages keep what they showed, without
-buttons. A send that got no answer may still have arrived: the next one that
-lands tells us its message id, and every id in between that could be a copy of
-ours has its buttons taken off. A message someone deleted is sent anew. The
-caption of the hand to act says the time left; once a turn (a third of its time
-left, or hours into a game without a clock) a short reminder replies to it.
+ends (the buttons go). The hand message it replaces is deleted, at the lowest
+priority, so the chat holds one hand (where Telegram no longer lets a message be
+deleted, it is cut down to one line). A send that got no answer may still have
+arrived: the next one that lands tells us its message id, and every id in between
+that could be a copy of ours has its buttons taken off. A message someone deleted
+is sent anew. The caption of the hand to act says the time left; once a turn (a
+third of its time left, or hours into a game without a clock) a short reminder
+replies to it, and it is deleted once that turn is over.
 """
 
 from __future__ import annotations
@@ -23,10 +25,18 @@ from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.group import BACKOFF
 from bot.delivery.liveness import Liveness
-from bot.delivery.plan import HandCall, HandStep, HandWant, hand_step, hand_want, reminder_due
+from bot.delivery.plan import (
+    TIDY_CALLS,
+    HandCall,
+    HandStep,
+    HandWant,
+    hand_step,
+    hand_want,
+    reminder_due,
+)
 from bot.game.clock import reminder_at
 from bot.game.service import GameService
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import render_hand
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
@@ -97,19 +107,21 @@ class HandConverger:
             waits_for_board = below and board_id is None
             want = hand_want(match, game, seat, final_id, board_id)
             step = hand_step(want, shown, match.seats[seat].hand_requests)
-            if waits_for_board and step is not None and step.call is not HandCall.STRIP:
+            if waits_for_board and step is not None and not _tidying(step):
                 # The hand comes below its round's board, whose post kicks us. Meanwhile the
                 # last round's hand loses its buttons (only one message has live ones).
                 if not shown.live or shown.message_id is None:
                     return None
                 step = HandStep(HandCall.STRIP, shown.message_id)
-            if step is None:
+            if step is None or step.call in TIDY_CALLS:
+                # The turn's reminder comes before any tidying.
                 remind_at = self._reminder_due(match, want, shown)
-                if remind_at is None or remind_at > self.clock():
+                if remind_at is not None and remind_at <= self.clock():
+                    step = HandStep(HandCall.REMIND, shown.message_id)
+                elif step is None:
                     return remind_at  # nothing now (the reminder's time, if one is to come)
-                step = HandStep(HandCall.REMIND, shown.message_id)
             waits_for_final = linked and final_id is None and not shown.live
-            if waits_for_final and step.call is not HandCall.STRIP:
+            if waits_for_final and not _tidying(step):
                 return None  # the result links to the final table: its post kicks us
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
@@ -173,7 +185,7 @@ class HandConverger:
         self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
     ) -> bool:
         """A press came from an older hand message of this seat that still shows buttons
-        (a copy of an unanswered send, say): it is noted to lose them. False if it is the
+        (a copy of an unanswered send, say): it is noted to be deleted. False if it is the
         seat's current message (that one is brought up to date anyway)."""
         key = self.store.keys.hand(chat_id, thread_id, seat)
         noted = False
@@ -183,8 +195,8 @@ class HandConverger:
             noted = False
             if shown is None or shown.game_id != game_id or message_id == shown.message_id:
                 return shown
-            if message_id not in shown.stale:
-                shown.stale.append(message_id)
+            if message_id not in shown.old:
+                shown.old.append(message_id)
                 shown.rev += 1
             noted = True
             return shown
@@ -231,8 +243,17 @@ class HandConverger:
             assert step.message_id is not None
             ticket = Ticket(Priority.HAND, since, abandon)
             return await api.edit_markup(self.bot, user_id, step.message_id, None, priority=ticket)
-        assert game is not None and want is not None
         tr = translator(match.seats[seat].lang)
+        if step.call in TIDY_CALLS:
+            return await self._tidy(
+                match, user_id, step, tr, Ticket(Priority.OTHER, since, abandon)
+            )
+        assert want is not None
+        if want.text:
+            ticket = Ticket(Priority.HAND, since, abandon)
+            text = endings.lobby_closed_line(match, tr)
+            return await api.send_text(self.bot, user_id, text, priority=ticket, patient=False)
+        assert game is not None
         if step.call is HandCall.REMIND:
             text = clock_texts.reminder(tr, match, self.clock())
             ticket = Ticket(Priority.HAND, since, abandon)
@@ -263,6 +284,22 @@ class HandConverger:
         return await api.edit_photo(
             self.bot, user_id, step.message_id, picture, caption, markup=markup, priority=priority
         )
+
+    async def _tidy(
+        self, match: Match, user_id: int, step: HandStep, tr: Translator, ticket: Ticket
+    ) -> Result:
+        """Delete an earlier hand message or a reminder that is over. Telegram refuses to
+        delete a message older than two days: it is then cut down to one line instead."""
+        assert step.message_id is not None
+        result = await api.delete(self.bot, user_id, step.message_id, priority=ticket)
+        if result.outcome is not Outcome.GONE:
+            return result
+        # Gone already, or too old to delete: an edit tells which (and does the rest).
+        if step.call is HandCall.UNREMIND:
+            line = clock_texts.reminder_over(tr)
+            return await api.edit_text(self.bot, user_id, step.message_id, line, priority=ticket)
+        line = texts.old_hand_line(match, tr)
+        return await api.edit_caption(self.bot, user_id, step.message_id, line, priority=ticket)
 
     async def _record(
         self,
@@ -296,7 +333,7 @@ class HandConverger:
         metrics.note_retry(outcome.value)
         if result.ok and step.call is HandCall.REMIND:
             event(log, "remind", chat=match.chat_id, game=match.id, seat=seat, v=version)
-        elif result.ok and step.call is not HandCall.STRIP and want is not None:
+        elif result.ok and not _tidying(step) and want is not None:
             metrics.LAG.shown("hand", match.chat_id, match.thread_id, match.rev)
             event(
                 log,
@@ -316,6 +353,11 @@ class HandConverger:
             await self.service.player_blocked(match.chat_id, match.thread_id, match.id, seat)
             return None, recorded
         return None, recorded
+
+
+def _tidying(step: HandStep) -> bool:
+    """A call that only takes something away (buttons, an old message, a reminder)."""
+    return step.call is HandCall.STRIP or step.call in TIDY_CALLS
 
 
 def _apply_result(
@@ -343,12 +385,26 @@ def _apply_result(
         shown.closed = True  # he blocked the bot: nothing more goes there
         shown.message_id = None
         return
+    if step.call in TIDY_CALLS:
+        if outcome in (Outcome.OK, Outcome.GONE, Outcome.FAILED, Outcome.UNCERTAIN):
+            # Deleted, gone, or refused for good (a lost answer: it went, or it is left).
+            shown.old = [m for m in shown.old if m != step.message_id]
+            if step.message_id == shown.reminder_id:
+                shown.reminder_id = None
+            shown.failures = 0
+        else:
+            shown.failures += 1
+        return
     if step.call is HandCall.REMIND:
         done = outcome in (Outcome.OK, Outcome.UNCERTAIN, Outcome.GONE)
         if done or (outcome is Outcome.FAILED and not result.unsent):
             # Sent, perhaps sent, or refused for good: a turn has one reminder at most.
             shown.reminded = want.turn if want is not None else ""
             shown.known_max = max(shown.known_max, result.message_id or 0)
+            if result.message_id is not None:
+                if shown.reminder_id is not None:  # an earlier turn's, not deleted yet
+                    shown.old.append(shown.reminder_id)
+                shown.reminder_id = result.message_id
             shown.failures = 0
         else:
             shown.failures += 1  # 429 or not sent at all: tried again
@@ -369,8 +425,9 @@ def _apply_result(
     if step.call is HandCall.SEND:
         new_id = result.message_id
         if new_id is not None:
-            if shown.message_id is not None and shown.live and shown.message_id != new_id:
-                shown.stale.append(shown.message_id)
+            if shown.message_id is not None and shown.message_id != new_id:
+                # The new message takes its place: one hand message in the chat.
+                shown.old.append(shown.message_id)
             if shown.uncertain_after is not None:
                 first = max(shown.uncertain_after + 1, new_id - COPIES_CHECKED)
                 shown.stale += [m for m in range(first, new_id) if m not in shown.stale]

@@ -50,7 +50,7 @@ def group_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupSt
         if shown.lobby_shows != match.lobby_rev:
             return GroupStep(GroupCall.EDIT_LOBBY, f"lobby:{match.lobby_rev}")
         return None
-    if match.ended == "bot_removed":
+    if match.ended == "bot_removed" and not shown.returned:
         return None  # the bot may not write there any more
     if shown.lobby_message_id is not None and not shown.lobby_closed:
         return GroupStep(GroupCall.CLOSE_LOBBY, "close_lobby")
@@ -147,6 +147,7 @@ class HandWant:
     # A practice game (the board in the same chat): the hand must come after this
     # message, its round's board, to be read below it; a turn edits it in place there.
     below: int = 0
+    text: bool = False  # a short text message, not the hand's picture (a lobby that closed)
 
 
 def turn_start(game: Game) -> int:
@@ -183,10 +184,16 @@ def hand_want(
 def _hand_want(
     match: Match, game: Game | None, seat_index: int, final_message_id: int | None
 ) -> HandWant | None:
-    if game is None or seat_index >= len(match.seats):
+    if seat_index >= len(match.seats):
         return None
     seat = match.seats[seat_index]
     if seat.user_id is None:
+        return None
+    if game is None:
+        # A group's lobby that closed without a game: whoever had joined was told his tiles
+        # would come; now he is told they will not (once). A practice lobby says so itself.
+        if match.status == "cancelled" and not match.practice:
+            return HandWant(f"L:{match.ended}:{match.chat_id}", False, text=True)
         return None
     rnd = game.round
     if match.status == "playing" and game.turn == seat_index and not seat.computer:
@@ -208,12 +215,19 @@ def _hand_want(
 
 
 class HandCall(StrEnum):
-    STRIP = "strip"  # take the buttons off an older message of ours
+    STRIP = "strip"  # take the buttons off a message that may be a copy of ours
     SEND = "send"  # a new message (it notifies the player)
     EDIT = "edit"  # the same message, changed in place
     # The turn's one reminder: a short new message, a reply to the hand, so that Telegram
     # notifies the player (an edit would not), and the hand keeps its place and buttons.
     REMIND = "remind"
+    UNREMIND = "unremind"  # the reminder of a turn that is over goes
+    DELETE = "delete"  # an earlier hand message goes: the chat keeps one hand message
+
+
+# Tidying calls: made after what the player must see, at the lowest priority, and given
+# up (to be made later) whenever something he must see comes up meanwhile.
+TIDY_CALLS = frozenset({HandCall.UNREMIND, HandCall.DELETE})
 
 
 @dataclass(frozen=True)
@@ -223,14 +237,34 @@ class HandStep:
 
 
 def hand_step(want: HandWant | None, shown: HandDelivery, requests: int) -> HandStep | None:
-    """The next call the seat's private chat needs (None: it shows what it should)."""
+    """The next call the seat's private chat needs (None: it shows what it should).
+
+    First what the player must see (his hand as it is now), then the tidying: the
+    reminder of a turn that is over, and the earlier hand messages, go.
+    """
     if shown.closed:
         return None
     if shown.stale:
         return HandStep(HandCall.STRIP, shown.stale[0])
+    step = _show_step(want, shown, requests)
+    if step is not None:
+        return step
+    if shown.reminder_id is not None and not _reminder_true(want, shown):
+        return HandStep(HandCall.UNREMIND, shown.reminder_id)
+    if shown.old:
+        return HandStep(HandCall.DELETE, shown.old[0])
+    return None
+
+
+def _reminder_true(want: HandWant | None, shown: HandDelivery) -> bool:
+    """Whether the reminder sent still speaks of the turn being played."""
+    return want is not None and want.live and shown.reminded == want.turn
+
+
+def _show_step(want: HandWant | None, shown: HandDelivery, requests: int) -> HandStep | None:
     if want is None:
         return None
-    if requests > shown.requests_seen:
+    if requests > shown.requests_seen and not want.text:
         return HandStep(HandCall.SEND)  # "My tiles": a new message, whatever it shows
     if shown.uncertain_after is not None:
         # A send got no answer and may have arrived: only a new message that lands tells
@@ -240,6 +274,8 @@ def hand_step(want: HandWant | None, shown: HandDelivery, requests: int) -> Hand
         return None
     if shown.message_id is None:
         return HandStep(HandCall.SEND) if want.send_if_missing else None
+    if want.text:
+        return HandStep(HandCall.SEND)  # a notice of its own, below the hand it follows
     if shown.message_id < want.below:
         return HandStep(HandCall.SEND)  # a new round's board came after it: below that one
     if want.live and not want.below and not shown.shows.startswith(f"A:{want.turn}:"):

@@ -131,6 +131,12 @@ class Delivery:
             self._start(chat, work, name, self._step(chat, name))
         self._give_up_stale_hands(chat, work, current)
 
+    async def bot_returned(self, chat_id: int) -> None:
+        """The bot was let back into a group: the boards it left there are told how their
+        games ended (edited when Telegram still allows it)."""
+        for thread_id in await self.group.bot_returned(chat_id):
+            self.kick(chat_id, thread_id)
+
     async def shows_hand(
         self, chat_id: int, thread_id: int | None, seat: int, game_id: str, message_id: int
     ) -> bool:

@@ -449,20 +449,33 @@ class GameService:
     async def rematch(
         self, chat_id: int, thread_id: int | None, game_id: str, person: Person
     ) -> Current:
-        """A new lobby with the same seats and options as the finished game."""
+        """A new lobby with the same seats and options as the finished game.
+
+        Only its players may start it, the first to press being its creator; a player who
+        left the game is not seated again (he may join like anyone).
+        """
         now = self.clock()
 
         def apply(tx: Tx) -> None:
             old = tx.match
             if old is None or old.id != game_id:
+                seated = old is not None and old.seat_of(person.user_id) is not None
+                if old is not None and old.status == "lobby" and seated:
+                    raise Refusal("rematch_open")  # another player pressed first: he sits there
                 raise Refusal("game_gone")
             if old.active:
                 raise Refusal("game_running")
+            played = old.seat_of(person.user_id)
+            if played is None:
+                raise Refusal("rematch_players_only")
+            if old.seats[played].left:
+                raise Refusal("rematch_left")
             seats = [
                 Seat(name=s.name, level=s.level, lang=s.lang, computer=True)
                 if s.user_id is None
                 else Seat(name=s.name, user_id=s.user_id, lang=s.lang)
                 for s in old.seats
+                if not s.left
             ]
             tx.match = Match(
                 id=new_game_id(),

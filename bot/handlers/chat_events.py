@@ -4,16 +4,12 @@ forum topics named."""
 from __future__ import annotations
 
 import logging
-from html import escape
 
 from telegram import ChatMemberRestricted, Update
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
 from bot.handlers.common import deps, is_group, thread_of
-from bot.i18n import Translator, translator
-from bot.storage.models import Match
-from bot.telegram import api, endings
 
 log = logging.getLogger(__name__)
 
@@ -32,31 +28,21 @@ async def on_migration(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The bot was removed from a group, or may no longer write there: its games end at
-    once, and the people in them are told in private (a running game's hands say so)."""
+    once, and the people in them are told in private (their private chats say so). Once
+    it may write there again, the boards it left are brought in line with how they ended."""
     changed = update.my_chat_member
     if changed is None or not is_group(changed.chat):
         return
     member = changed.new_chat_member
     gone = member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     muted = isinstance(member, ChatMemberRestricted) and not member.can_send_messages
-    if not (gone or muted):
-        return
     chat_id = changed.chat.id
+    d = deps(context)
+    if not (gone or muted):
+        await d.delivery.bot_returned(chat_id)
+        return
     log.info("the bot may no longer write to chat %s: its games end", chat_id)
-    for current in await deps(context).service.bot_removed(chat_id):
-        match = current.match
-        if match.engine is not None:
-            continue  # the hand messages say it
-        for seat in match.seats:
-            if seat.user_id is None:
-                continue
-            tr = translator(seat.lang)
-            text = tr("The bot was removed from «{title}» — the game was cut short.")
-            await api.send_text(context.bot, seat.user_id, text.format(title=_place(match, tr)))
-
-
-def _place(match: Match, tr: Translator) -> str:
-    return escape(endings.place_name(match, tr))
+    await d.service.bot_removed(chat_id)
 
 
 async def on_topic(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

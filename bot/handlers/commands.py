@@ -82,7 +82,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if user is None or chat is None or message is None:
         return
     tr = await language_for(update, context)
-    variant = await _asked_variant(update, context, tr)
+    variant = await _asked_variant(update, context, tr, "newgame")
     if variant == "?":
         return
     if not is_group(chat):
@@ -129,20 +129,23 @@ async def cmd_practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         text = tr("Practice games are played in our private chat: type /practice there.")
         await reply(update, text, markup=keyboards.open_private_chat(tr, context.bot.username))
         return
-    variant = await _asked_variant(update, context, tr)
+    variant = await _asked_variant(update, context, tr, "practice")
     if variant != "?":
         await _open_practice(update, context, variant, tr)
 
 
 async def _asked_variant(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, tr: Translator
+    update: Update, context: ContextTypes.DEFAULT_TYPE, tr: Translator, command: str
 ) -> str | None:
     """The game named after the command (None: none named); "?" once told it is unknown."""
     variant = context.args[0].lower() if context.args else None
     if variant is not None and variant not in VARIANTS:
-        await reply(
-            update, tr("Unknown game. Choose one of: {games}.").format(games=", ".join(VARIANTS))
-        )
+        # The codes are the command's own words: shown as code, each with the game's name.
+        games = [
+            f"<code>/{command} {name}</code> — {escape(texts.variant_name(tr, name))}"
+            for name in VARIANTS
+        ]
+        await reply(update, "\n".join([tr("Unknown game. Choose one:"), *games]))
         return "?"
     return variant
 
@@ -255,6 +258,11 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if current is None or current.game is None:
             lobby = current is not None and current.match.status == "lobby"
             text = texts.refusal(tr, "not_started" if lobby else "no_game")
+        elif current.match.status == "cancelled":
+            # Ended before its end: how, as its board says, and nobody to move.
+            view = endings.as_ended(view_for(current.game))
+            ending = f"<b>{endings.ending_line(current.match, tr)}</b>"
+            text = "\n".join([ending, board_text(view, tr)])
         else:
             view = view_for(current.game)
             clock = clock_texts.turn_line(tr, current.match, view, deps(context).service.clock())
@@ -398,7 +406,7 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     name = f"domino-{record.get('variant', 'game')}-{stamp}.json"
-    caption = tr("The last finished game's record; replay it with domino-replay.")
+    caption = tr("The last finished game's record: every deal, every move and the score.")
     await api.send_document(context.bot, chat.id, data, name, caption, thread_id)
 
 

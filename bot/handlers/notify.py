@@ -21,7 +21,7 @@ from telegram.ext import ContextTypes
 from bot.game.service import new_game_id
 from bot.handlers import repeats
 from bot.handlers.common import deps, is_group, reply, thread_of
-from bot.i18n import Translator, normalize, translator
+from bot.i18n import N_, Translator, normalize, translator
 from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, Store
 from bot.storage.subscriptions import MAX_SUBSCRIBERS, Subscribed, Subscriptions
@@ -41,12 +41,14 @@ async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     prefs = await d.store.user(user.id)
     own = prefs.lang or normalize(user.language_code, d.settings.default_language)
     if not is_group(chat):
-        await reply(update, translator(own)("Type /notify in the group whose games you want."))
+        await reply(update, translator(own)(N_("Type /notify in the group whose games you want.")))
         return
     group_tr = translator(await d.service.chat_language(chat.id))
     choice = context.args[0].lower() if context.args else "on"
     if choice not in ("on", "off") or len(context.args or ()) > 1:
-        usage = group_tr("/notify: I call you whenever a game opens here; /notify off stops it.")
+        usage = group_tr(
+            N_("/notify: I call you whenever a game opens here; /notify off stops it.")
+        )
         await repeats.answer(update, context, group_tr, "notify:usage", usage)
         return
     subscriptions = Subscriptions(d.store)

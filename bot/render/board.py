@@ -42,12 +42,15 @@ STATUS_WIDTH = WIDTH - MARGIN - STATUS_LEFT
 COUNT_SIZES = (40, 36, 32, 28, 24)
 
 
-def render_board(view: SeatView, tr: Translate = identity) -> Picture:
-    """The table as everyone sees it, with whose turn it is, scores and the count."""
-    return encode(draw_board(view, tr), "board", BOARD_QUALITY)
+def render_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Picture:
+    """The table as everyone sees it, with whose turn it is, scores and the count.
+
+    `banner`: how a game that ended before its end ended, said where the turn would be.
+    """
+    return encode(draw_board(view, tr, banner), "board", BOARD_QUALITY)
 
 
-def draw_board(view: SeatView, tr: Translate = identity) -> Image.Image:
+def draw_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Image.Image:
     canvas = _background().copy()
     layout = board_layout(view.table, lanes=view.variant == "twolane")
     if view.variant == "twolane" and layout.center is not None:
@@ -55,7 +58,7 @@ def draw_board(view: SeatView, tr: Translate = identity) -> Image.Image:
     _draw_tiles(canvas, layout)
     if not layout.boxes:
         _draw_empty_table(canvas, view, tr)
-    _draw_panel(canvas, view, tr, BOARD_HEIGHT)
+    _draw_panel(canvas, view, tr, BOARD_HEIGHT, banner)
     return canvas
 
 
@@ -176,7 +179,9 @@ def _draw_empty_table(canvas: Image.Image, view: SeatView, tr: Translate) -> Non
         text(canvas, (cx, y + 50 * number), note, 28, theme.TEXT, False, "ms", BOARD_WIDTH - 80)
 
 
-def _draw_panel(canvas: Image.Image, view: SeatView, tr: Translate, top: int) -> None:
+def _draw_panel(
+    canvas: Image.Image, view: SeatView, tr: Translate, top: int, banner: str = ""
+) -> None:
     # Header: the game, the round and the target; the boneyard on the right.
     y = top + 52
     boneyard = tr("Boneyard: {count}").format(count=view.boneyard_size)
@@ -196,7 +201,7 @@ def _draw_panel(canvas: Image.Image, view: SeatView, tr: Translate, top: int) ->
         line = " · ".join(details)
         text(canvas, (MARGIN + used + 18, y), line, 30, theme.TEXT_DIM, width=room - used - 18)
     _draw_players(canvas, view, tr, 20, top + 88, PLAYERS_RIGHT)
-    _draw_status(canvas, view, tr, STATUS_LEFT, top + 88, STATUS_LEFT + STATUS_WIDTH)
+    _draw_status(canvas, view, tr, STATUS_LEFT, top + 88, STATUS_LEFT + STATUS_WIDTH, banner)
 
 
 def _draw_players(
@@ -234,12 +239,23 @@ def _draw_players(
 
 
 def _draw_status(
-    canvas: Image.Image, view: SeatView, tr: Translate, left: int, top: int, right: int
+    canvas: Image.Image,
+    view: SeatView,
+    tr: Translate,
+    left: int,
+    top: int,
+    right: int,
+    banner: str = "",
 ) -> None:
     width = right - left
     y = top + 40
     last = view.last_round
-    if view.over:
+    if banner:
+        for line in wrap(banner, font(32, True), width, 3):  # a name is 40 characters at most
+            text(canvas, (left, y), line, 32, theme.GOLD, True, width=width)
+            y += 42
+        y += 12
+    elif view.over:
         text(canvas, (left, y), tr("Game over"), 42, theme.GOLD, True, width=width)
         y += 50
         line = tr("Winner: {names}").format(names=winner_names(tr, view))

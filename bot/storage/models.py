@@ -147,6 +147,9 @@ class GroupDelivery(BaseModel):
     paced: list[float] = Field(default_factory=list)  # the board calls among them
     claim: Claim | None = None
     failures: int = 0  # failed calls in a row (for the backoff)
+    # The bot was removed from the group and has been let back in: the messages it left
+    # there may be brought in line (until then nothing is sent there).
+    returned: bool = False
 
 
 class HandDelivery(BaseModel):
@@ -161,7 +164,11 @@ class HandDelivery(BaseModel):
     live: bool = False  # it carries buttons
     requests_seen: int = 0  # the seat's "My tiles" requests answered
     reminded: str = ""  # the turn (HandWant.turn) whose one reminder was sent
-    stale: list[int] = Field(default_factory=list)  # our messages that may still have buttons
+    # Ids that may be copies of an unanswered send: their buttons are taken off (a copy of
+    # ours loses them; a message of the user's own refuses the edit, and is left alone).
+    stale: list[int] = Field(default_factory=list)
+    old: list[int] = Field(default_factory=list)  # earlier hand messages of ours, to delete
+    reminder_id: int | None = None  # the turn's reminder, deleted once that turn is over
     uncertain_after: int | None = None  # a send timed out: later ids may be copies of it
     known_max: int = 0  # the highest message id seen in this private chat
     claim: Claim | None = None

@@ -43,9 +43,9 @@ def duration(tr: Translator, seconds: float) -> str:
 
 
 def lobby_option(tr: Translator, turn_seconds: int) -> str:
-    """The lobby's time option: «90 с на ход» or «без часов»."""
+    """The lobby's time option: «90 с на ход», «3 мин на ход» or «без часов»."""
     if has_clock(turn_seconds):
-        return tr("{seconds} s per move").format(seconds=turn_seconds)
+        return tr("{time} per move").format(time=duration(tr, turn_seconds))
     return tr("no clock")
 
 
@@ -71,21 +71,21 @@ def hand_line(tr: Translator, match: Match, now: float) -> str:
         return ""
     left = duration(tr, match.deadline - now)
     if has_clock(match.turn_seconds):
-        return escape(tr("⏳ {time} to move").format(time=left))
+        return escape(tr("⏳ {time} left to move").format(time=left))
     return escape(
         tr("⏳ No clock: if there is no move for {time}, the game ends.").format(time=left)
     )
 
 
 def board_line(tr: Translator, match: Match, name: str, now: float) -> str:
-    """Whose turn and for how long, for the group's board: «⏳ Ирина: 90 с на ход»."""
+    """Whose turn and the time he has left, for the group's board: «⏳ Ирина: осталось 85 с»."""
     shown = " ".join(name.split()) or "?"
     if len(shown) > NAME_LIMIT:
         shown = shown[: NAME_LIMIT - 1].rstrip() + "…"
     if not has_clock(match.turn_seconds):
         return escape(tr("⏳ {name}: no clock").format(name=shown))
     left = duration(tr, (match.deadline or now) - now)
-    return escape(tr("⏳ {name}: {time} to move").format(name=shown, time=left))
+    return escape(tr("⏳ {name}: {time} left").format(name=shown, time=left))
 
 
 def turn_line(tr: Translator, match: Match, view: SeatView, now: float) -> str:
@@ -104,6 +104,11 @@ def reminder(tr: Translator, match: Match, now: float) -> str:
         return escape(tr("⏳ {time} left for your move.").format(time=left))
     text = tr("⏳ We are waiting for your move. If none comes, the game ends in {time}.")
     return escape(text.format(time=left))
+
+
+def reminder_over(tr: Translator) -> str:
+    """A reminder whose turn is over, where it could not be deleted."""
+    return escape(tr("⏳ That turn is over."))
 
 
 def silence_end(tr: Translator, settings: Settings) -> str:

@@ -7,6 +7,7 @@ at the end of a finished game it carries his result and a link to the final tabl
 
 from __future__ import annotations
 
+import dataclasses
 from html import escape
 
 from bot.i18n import Translator
@@ -26,6 +27,11 @@ def place_name(match: Match, tr: Translator) -> str:
 
 def ending_line(match: Match, tr: Translator) -> str:
     """One line on how a cancelled game ended (HTML)."""
+    return escape(ending_words(match, tr), quote=False)
+
+
+def ending_words(match: Match, tr: Translator) -> str:
+    """How a cancelled game ended, as plain text (the board picture says it too)."""
     if match.ended == "bot_removed":
         return tr("The bot was removed from the group — the game was cut short.")
     if match.ended == "everyone_left":
@@ -35,9 +41,28 @@ def ending_line(match: Match, tr: Translator) -> str:
     if match.ended == "silence":  # a game without a clock (bot.game.clock)
         return tr("Nobody moved for too long — the game is over.")
     if match.stopped_by:
-        line = tr("The game was stopped with /stop ({name}).")
-        return line.format(name=escape(match.stopped_by))
+        return tr("The game was stopped with /stop ({name}).").format(name=match.stopped_by)
     return tr("The game was stopped.")
+
+
+def as_ended(view: SeatView) -> SeatView:
+    """The view of a game that ended before its end: nobody is to move any more."""
+    return dataclasses.replace(view, turn=None, legal=())
+
+
+def lobby_closed_line(match: Match, tr: Translator) -> str:
+    """What a player who had joined a group's lobby is told in private when it closed
+    without a game (his tiles, he was told, would come there: they will not)."""
+    place = escape(place_name(match, tr))
+    if match.ended == "idle":
+        line = tr("The lobby in «{place}» was closed: nobody pressed anything for a long while.")
+    elif match.ended == "bot_removed":
+        line = tr("The bot was removed from «{place}», so its game did not start.")
+    elif match.stopped_by:
+        line = tr("The game in «{place}» was cancelled before it began ({name}).")
+    else:
+        line = tr("The game in «{place}» was cancelled before it began.")
+    return line.format(place=place, name=escape(match.stopped_by))
 
 
 def idle_lobby_text(minutes: int, tr: Translator) -> str:

@@ -94,7 +94,10 @@ def open_private_chat(tr: Translator, bot_username: str) -> InlineKeyboardMarkup
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("💬 Open the chat with me"), url=url)]])
 
 
-def board(game: Match, tr: Translator) -> InlineKeyboardMarkup:
+def board(game: Match, tr: Translator) -> InlineKeyboardMarkup | None:
+    """«My tiles» under a group's board (a practice board has the hand right below it)."""
+    if game.practice:
+        return None
     data = cb.Callback(cb.HAND_REQUEST, game.id).encode()
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🁢 My tiles"), callback_data=data)]])
 

@@ -67,6 +67,12 @@ REFUSALS = {
     "blocked_bot": N_("Open a private chat with me first: press Join."),
     "private_only": N_("This works in a private chat with me."),
     "no_computer": N_("There is no computer player to remove."),
+    "rematch_players_only": N_("Only the players of this game can start its rematch."),
+    "rematch_left": N_(
+        "You left this game, so its rematch is for the others. "
+        "You can join the new lobby when it opens."
+    ),
+    "rematch_open": N_("The rematch is open already, and you have a seat in it."),
     "practice_alone": N_("A practice game is one person's: start your own with /practice."),
     "practice_only": N_("Hints are for practice games, in our private chat: /practice."),
     "hint_not_now": N_("A hint is for your own move, when it is your turn."),
@@ -130,7 +136,7 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
         )
     else:
         lines.append(
-            tr("Press Join to take a seat; {creator} starts the game.").format(
+            tr("Press Join to take a seat. {creator} presses Start when everyone is in.").format(
                 creator=escape(game.creator_name)
             )
         )
@@ -207,6 +213,13 @@ def hand_caption(
     return "\n".join(lines)
 
 
+def old_hand_line(game: Match, tr: Translator) -> str:
+    """An earlier hand message Telegram would not let the bot delete (it is over two days
+    old), cut down to one line: the chat keeps one hand message that counts."""
+    place = escape(endings.place_name(game, tr))
+    return f"🁫 {place}: " + escape(tr("an earlier message; your tiles are in the newest one."))
+
+
 def opening_prompt(tr: Translator, view: SeatView) -> str:
     """What the first tile may be: muggins' first round opens with 3:2; twolane has no rounds."""
     openers = {move.tile for move in view.legal if isinstance(move, Play)}
@@ -221,7 +234,7 @@ def help_text(tr: Translator) -> str:
     return "\n".join(
         [
             tr("<b>Dominoes for group chats</b>"),
-            tr("/newgame — start a game here (fives, muggins or twolane)"),
+            tr("/newgame — start a game here; pick the game in its lobby"),
             tr("/practice — in our private chat: play the computer, with hints"),
             tr("/rules — the rules of each game"),
             tr("/score — the current table"),

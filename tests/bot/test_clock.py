@@ -26,11 +26,12 @@ from tests.fakebotapi import MessageView
 TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 
 
-def reminders(h: Harness, user: int) -> list[MessageView]:
-    """The bot's text messages to `user` that remind him of his move."""
+def reminders(h: Harness, user: int, deleted: bool = False) -> list[MessageView]:
+    """The bot's text messages to `user` that remind him of his move (`deleted`: also
+    those deleted since, their turn being over)."""
     return [
         m
-        for m in h.api.messages(user, from_bot=True)
+        for m in h.api.messages(user, from_bot=True, include_deleted=deleted)
         if m.photo is None and (m.text or "").startswith("⏳")
     ]
 
@@ -63,9 +64,9 @@ async def test_the_prompt_and_the_board_say_whose_turn_and_the_time_left(h: Harn
     game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     hand = await h.hand_for(andrey, game.version)
     # 90 s per move, as much as is left when it was drawn (on a slow machine a little less).
-    assert 75 <= seconds_shown(r"⏳ (\d+) с на ход", hand.caption) <= 90
+    assert 75 <= seconds_shown(r"⏳ На ход осталось (\d+) с", hand.caption) <= 90
     board = await table.board_caption("⏳ Андрей: ")
-    assert 75 <= seconds_shown(r"⏳ Андрей: (\d+) с на ход", board.caption) <= 90
+    assert 75 <= seconds_shown(r"⏳ Андрей: осталось (\d+) с", board.caption) <= 90
 
 
 async def test_score_says_whose_turn_and_the_time_left(h: Harness) -> None:
@@ -74,7 +75,7 @@ async def test_score_says_whose_turn_and_the_time_left(h: Harness) -> None:
     await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     h.clock.advance(30)  # the line is worked out when /score is answered
     score = await h.say(irina, table.chat, "/score")
-    assert 45 <= seconds_shown(r"⏳ Андрей: (\d+) с на ход", score.text) <= 60
+    assert 45 <= seconds_shown(r"⏳ Андрей: осталось (\d+) с", score.text) <= 60
 
 
 async def test_an_english_player_reads_the_time_in_english(h: Harness) -> None:
@@ -82,9 +83,10 @@ async def test_an_english_player_reads_the_time_in_english(h: Harness) -> None:
     andrey, _ = table.users
     game = await h.set_position(table.chat, ANDREY_TO_ACT.copy(), turn_seconds=180)
     hand = await h.hand_for(andrey, game.version)
-    assert re.search(r"⏳ (3 min|2 min \d0 s) to move", hand.caption or ""), hand.caption
+    assert re.search(r"⏳ (3 min|2 min \d0 s) left to move", hand.caption or ""), hand.caption
     board = await table.board_caption("⏳ Андрей: ")  # the group speaks Russian
-    assert re.search(r"⏳ Андрей: (3 мин|2 мин \d0 с) на ход", board.caption or ""), board.caption
+    found = re.search(r"⏳ Андрей: осталось (3 мин|2 мин \d0 с)", board.caption or "")
+    assert found, board.caption
 
 
 async def test_one_reminder_when_a_third_of_the_time_is_left(h: Harness) -> None:
@@ -142,7 +144,10 @@ async def test_the_next_turn_has_a_reminder_of_its_own(h: Harness) -> None:
     h.clock.advance(game.deadline - 29 - h.clock())
     await h.sync(table.chat)
     await h.wait(lambda api: len(reminders(h, andrey)) == 1, "the first reminder")
+    (first,) = reminders(h, andrey)
     await h.play_any(andrey, game.version)  # his move; Ирина's turn, then his again
+    # His turn is over: its reminder goes (it would speak of a turn that is not running).
+    await h.wait(lambda api: api.message(andrey, first.id).deleted, "the reminder deleted")
 
     async def his_turn_again() -> bool:
         found = await table.game()
@@ -156,7 +161,9 @@ async def test_the_next_turn_has_a_reminder_of_its_own(h: Harness) -> None:
     assert again.deadline is not None
     h.clock.advance(again.deadline - 29 - h.clock())
     await h.sync(table.chat)
-    await h.wait(lambda api: len(reminders(h, andrey)) == 2, "the second turn's reminder")
+    await h.wait(lambda api: len(reminders(h, andrey)) == 1, "the second turn's reminder")
+    sent = reminders(h, andrey, deleted=True)
+    assert len(sent) == 2 and sent[0].id == first.id and sent[0].deleted
 
 
 async def _moved_on(table: Table, version: int) -> bool:
@@ -239,7 +246,9 @@ async def test_no_clock_has_no_deadline_reminds_once_and_ends_after_the_silence(
     assert (ended.status, ended.ended, ended.deadline) == ("cancelled", "silence", None)
     assert ended.version == game.version  # nothing was played for anyone
     await h.settle()
-    assert len(reminders(h, user)) == 1
+    # The game is over, so the reminder of its last turn is deleted; one was sent in all.
+    assert reminders(h, user) == []
+    assert [m.id for m in reminders(h, user, deleted=True)] == [reminder.id]
 
 
 async def test_a_move_in_a_game_without_a_clock_starts_the_silence_again(h: Harness) -> None:

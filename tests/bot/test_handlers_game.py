@@ -46,6 +46,13 @@ async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness)
     )
     board = await table.board_caption("Игра остановлена")
     assert board.buttons == []  # no "My tiles" on a stopped game's board
+    # Nobody is to move any more: neither the caption nor the picture says whose turn it was.
+    assert "Ходит:" not in (board.caption or "") and "▶" not in (board.caption or "")
+    edits = [c for c in h.api.calls("editMessageMedia", table.chat)]
+    assert edits and edits[-1].params.get("message_id") in (board.id, str(board.id))
+    score = await h.say(irina, table.chat, "/score")
+    assert score.text.startswith("Игра остановлена по команде /stop (Андрей)."), score.text
+    assert "Ходит:" not in score.text and "▶" not in score.text
     game = await h.game(table.chat)
     assert game.status == "cancelled" and game.deadline is None
 
@@ -189,12 +196,12 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
         ("Ирина", irina, False),
     ]
     lobby = h.api.message(table.chat, game.lobby_message_id or 0)
-    assert "занято мест — 3 из 4" in lobby.content and "начинает игру Ирина" in lobby.content
-    # The old final's button is spent.
+    assert "занято мест — 3 из 4" in lobby.content and "Ирина нажмёт «Начать»" in lobby.content
+    # The old final's button is spent: a player pressing it second is told he has his seat.
     await h.settle()
     before = await h.raw(table.chat)
     answer = await h.press_text(andrey, table.chat, final.id, "Реванш")
-    assert (answer.text, answer.show_alert) == (ru("game_gone"), True)
+    assert (answer.text, answer.show_alert) == (ru("rematch_open"), True)
     await h.settle()
     assert await h.raw(table.chat) == before
     # The rematch is a game of its own in the stats.
@@ -204,3 +211,29 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
     await h.finish(table.chat, timeout=30)
     stats = await h.store.stats(table.chat)
     assert stats[andrey].games == stats[irina].games == 2
+
+
+async def test_only_its_players_start_a_rematch_and_who_left_is_not_seated_again(
+    h: Harness,
+) -> None:
+    table = await h.table("fives", people=3)
+    andrey, irina, olga = table.users
+    (vadim,) = h.people("Вадим")
+    h.api.set_member(table.chat, vadim)
+    left = await h.say(olga, table.chat, "/leave")
+    assert "компьютер" in left.content.lower()
+    first = await h.finish(table.chat, timeout=30)
+    final = h.api.message(table.chat, first.final_message_id or 0)
+    before = await h.raw(table.chat)
+    # Someone who watched, and the player who left: refused, and nothing changes.
+    watcher = await h.press_text(vadim, table.chat, final.id, "Реванш")
+    assert (watcher.text, watcher.show_alert) == (ru("rematch_players_only"), True)
+    quitter = await h.press_text(olga, table.chat, final.id, "Реванш")
+    assert (quitter.text, quitter.show_alert) == (ru("rematch_left"), True)
+    assert await h.raw(table.chat) == before
+    # The first of the players to press runs it; the one who left has no seat in it.
+    answer = await h.press_text(irina, table.chat, final.id, "Реванш")
+    assert not answer.show_alert
+    game = await h.lobby_settled(table.chat)
+    assert game.id != first.id and game.creator_id == irina
+    assert [s.user_id for s in game.seats] == [andrey, irina]

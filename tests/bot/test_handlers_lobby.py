@@ -69,7 +69,7 @@ async def test_names_and_titles_with_html_characters(h: Harness) -> None:
     a, b = h.people("Tom <3", "Jerry & co")
     group = h.api.add_group("Tom & Jerry <3>", owner=a, members=[b])
     lobby = await h.newgame(a, group)
-    assert "начинает игру Tom <3" in lobby.content
+    assert "Когда все соберутся, Tom <3 нажмёт «Начать»." in lobby.content
     answer = await h.join(b, group, lobby)
     assert (
         answer.text == "Вы присоединились к игре в чате «Tom & Jerry <3>». Ваши кости придут сюда."
@@ -175,7 +175,13 @@ async def test_an_unknown_variant_is_refused(h: Harness) -> None:
     (a,) = h.people("Андрей")
     group = h.group(a)
     answer = await h.say(a, group, "/newgame chess")
-    assert answer.text == "Такой игры нет. Выберите: fives, muggins, twolane."
+    assert answer.text == (
+        "Такой игры нет. Выберите одну из них:\n"
+        "/newgame fives — Пятерное домино\n"
+        "/newgame muggins — Пятёрки (до 51)\n"
+        "/newgame twolane — Двухполосное домино"
+    )
+    assert "<code>/newgame fives</code>" in (answer.raw_text or "")  # to copy with a tap
     assert await h.store.load(group, None) is None
 
 
@@ -301,7 +307,9 @@ async def test_the_target_and_move_time_buttons(h: Harness) -> None:
     for _ in range(6):
         await h.lobby_button(a, group, lobby, "tm")
         game = await h.lobby_settled(group)
-        shown = f"{game.turn_seconds} с на ход" if game.turn_seconds else "без часов"
+        shown = {0: "без часов", 180: "3 мин на ход", 300: "5 мин на ход"}.get(
+            game.turn_seconds, f"{game.turn_seconds} с на ход"
+        )
         assert shown in h.api.message(group, lobby.id).content
         times.append(game.turn_seconds)
     assert times == [180, 300, 0, 30, 60, 90]  # 0: no clock
@@ -481,7 +489,10 @@ async def test_rules_and_their_buttons(h: Harness) -> None:
     (a,) = h.people("Андрей")
     group = h.group(a)
     answer = await h.say(a, group, "/rules")
-    assert answer.text.startswith("Пятерное домино (fives)")
+    assert answer.text.startswith("Пятерное домино · 2–4 игрока")
+    assert answer.text.endswith(
+        "Начать: /newgame fives в группе или /practice fives в личном чате с ботом."
+    )
     labels = [b.text for b in answer.buttons]
     assert labels == ["• Пятерное домино", "Пятёрки (до 51)", "Двухполосное домино"]
 
@@ -490,13 +501,16 @@ async def test_rules_and_their_buttons(h: Harness) -> None:
     shown = await h.api.wait_for_async(
         lambda api: (m := api.message(group, answer.id)).edit_count > edits and m, 10, "edit"
     )
-    assert shown.text.startswith("Пятёрки, до 51 (muggins)")
+    assert shown.text.startswith("Пятёрки, до 51 · 2–4 игрока")
     assert [b.text for b in shown.buttons][1] == "• Пятёрки (до 51)"
 
     answer = await h.say(a, group, "/rules twolane")
-    assert answer.text.startswith("Двухполосное домино (twolane)")
+    assert answer.text.startswith("Двухполосное домино · 2–4 игрока")
     answer = await h.say(a, group, "/rules nonsense")
-    assert answer.text.startswith("Пятерное домино (fives)")
+    assert answer.text.startswith("Пятерное домино · 2–4 игрока")
+    assert answer.text.endswith(
+        "Начать: /newgame fives в группе или /practice fives в личном чате с ботом."
+    )
     assert "<b>" not in answer.text and "Раздача." in rules_text("ru", "fives")
 
 

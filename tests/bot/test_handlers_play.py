@@ -262,13 +262,20 @@ async def test_my_tiles_from_the_board(h: Harness) -> None:
     game = await table.game()
     waiting = irina if game.game().turn == 0 else andrey
     await h.settle()
-    sent = len(h.api.messages(waiting, from_bot=True))
+    before_hand = h.api.last_message(waiting, where=lambda m: m.photo is not None)
+    assert before_hand is not None
     board = await table.board()
     answer = await h.press_text(waiting, table.chat, board.id, "Мои кости")
     assert (answer.text, answer.show_alert) == ("Ваши кости — в нашем личном чате.", False)
-    await h.wait(lambda api: len(api.messages(waiting, from_bot=True)) > sent, "the hand again")
-    newest = h.api.messages(waiting, from_bot=True)[-1]
+    newest = await h.wait(
+        lambda api: (m := api.last_message(waiting)) is not None and m.id > before_hand.id and m,
+        "the hand again",
+    )
     assert newest.photo is not None and "Кон 1" in (newest.caption or "")
+    # It takes the old one's place: the chat keeps one hand message.
+    await h.wait(lambda api: api.message(waiting, before_hand.id).deleted, "the old hand deleted")
+    photos = [m for m in h.api.messages(waiting, from_bot=True) if m.photo is not None]
+    assert [m.id for m in photos] == [newest.id]
 
     (outsider,) = h.people("Ольга")
     await h.settle()

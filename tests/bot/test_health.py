@@ -162,7 +162,9 @@ async def test_metrics_serve_every_name_and_count_active_games(redis: Redis) -> 
         await client.close()
 
 
-async def test_the_webhook_takes_updates_only_with_the_secret(redis: Redis) -> None:
+async def test_the_webhook_takes_updates_only_with_the_secret(
+    redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
     application = build_application(
         settings(webhook_url="https://example.org", redis_url="redis://127.0.0.1:1/0"), redis
     )
@@ -187,6 +189,17 @@ async def test_the_webhook_takes_updates_only_with_the_secret(redis: Redis) -> N
         assert application.update_queue.empty()
         right = {SECRET_HEADER: "s3cret_-X"}
         assert (await client.post("/telegram", data=b"not json", headers=right)).status == 400
+        bad = metrics.value("domino_errors_total", kind="webhook_bad_update")
+        # JSON, but no update object: refused, nothing queued, one line each in the log.
+        for body in (b"[1,2]", b"null", b"1", b'"x"', b'{"update_id": "7"}', b"{}"):
+            caplog.clear()
+            answer = await client.post("/telegram", data=body, headers=right)
+            assert answer.status == 400, body
+            lines = [r for r in caplog.records if r.name == "bot.web"]
+            assert [r.getMessage() for r in lines] == ["webhook: not an update (ValueError)"]
+            assert lines[0].exc_info is None  # one line, no traceback
+        assert metrics.value("domino_errors_total", kind="webhook_bad_update") == bad + 6
+        assert application.update_queue.empty()
         assert (await client.post("/telegram", json=update, headers=right)).status == 200
         got = application.update_queue.get_nowait()
         assert isinstance(got, Update) and got.update_id == 5 and got.message is not None

@@ -302,7 +302,7 @@ def test_the_lines_say_what_to_press() -> None:
     shed = Hint(six_six, Reason.SHEDS_DOUBLE, tiles=(Tile.of(6, 6),))
     assert hint_line(ru, shed) == "Сыграйте 6:6 — избавляет от 6:6"
     spinner = Hint(six_six, Reason.SCORES, points=2, spinner=True)
-    assert hint_line(ru, spinner) == "Сыграйте 6:6 — 2 очка за спиннер"
+    assert hint_line(ru, spinner) == "Сыграйте 6:6 — 2 очка за первый дубль"
 
 
 def test_unseen_tiles_are_the_rest_of_the_set() -> None:

@@ -155,3 +155,27 @@ def test_the_rulebook_has_every_game_in_every_language(lang: str, variant: str) 
     text = rules.text(lang, variant)
     assert text.startswith("<b>") and len(text) > 300
     assert rules.text("de", variant) == rules.text("ru", variant)
+
+
+CODE_SPAN = re.compile(r"<code>.*?</code>", re.S)
+VARIANT_CODE = re.compile(r"\b(fives|muggins|twolane)\b")
+
+
+def _russian_texts() -> list[str]:
+    texts = [
+        form
+        for message in catalog("ru")
+        if message.id
+        for form in (message.string if isinstance(message.string, tuple) else (message.string,))
+    ]
+    return texts + [rules.text("ru", variant) for variant in rules.VARIANTS]
+
+
+def test_russian_texts_name_games_in_words_not_codes() -> None:
+    """A game's code (fives, muggins, twolane) is a /newgame argument: Russian texts show
+    it only as code to type, and call the spinner by the rules' own words."""
+    codes = [t for t in _russian_texts() if VARIANT_CODE.search(CODE_SPAN.sub("", t))]
+    assert codes == []
+    assert [t for t in _russian_texts() if "спиннер" in t.lower()] == []
+    typed = [t for t in _russian_texts() if "<code>/newgame fives</code>" in t]
+    assert typed, "the fives rules say how to start one"

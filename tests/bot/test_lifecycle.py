@@ -108,6 +108,16 @@ async def test_the_bot_removed_from_the_group_ends_its_game_at_once(h: Harness) 
     await h.settle()
     # Nothing more is tried in a group the bot is no longer in.
     assert h.api.calls(chat_id=table.chat, since=removed_at) == []
+    # Let back in, it tells its old board how the game ended: nobody's turn any more.
+    board = await table.board()
+    h.api.set_bot_status(table.chat, "member", by=andrey)
+    told = await table.board_caption(REMOVED)
+    assert told.id == board.id and told.buttons == []
+    assert "Ходит:" not in (told.caption or "") and "▶" not in (told.caption or "")
+    await h.settle()
+    assert [c.method for c in h.api.calls(chat_id=table.chat, since=removed_at)] == [
+        "editMessageMedia"
+    ]
 
 
 async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
@@ -122,7 +132,7 @@ async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
     told = await h.api.wait_message_async(
         irina, where=lambda m: "Бота удалили из «Домино»" in (m.text or "")
     )
-    assert told.text == "Бота удалили из «Домино» — игра прервана."
+    assert told.text == "Бота удалили из «Домино», поэтому игра там не началась."
     game = await h.game(group)
     assert (game.status, game.ended) == ("cancelled", "bot_removed")
     # The lobby's Join link, still on the group's old message, is refused with the reason.
@@ -330,6 +340,14 @@ async def test_an_idle_lobby_is_closed_and_says_so(h: Harness) -> None:
     assert closed.buttons == []
     game = await h.game(group)
     assert (game.status, game.ended) == ("cancelled", "idle")
+    # Those who had joined were told their tiles would come: now they are told they won't.
+    told = await h.api.wait_message_async(
+        irina, where=lambda m: "Лобби в «Домино» закрыто" in (m.text or "")
+    )
+    assert told.text == "Лобби в «Домино» закрыто: долго никто ничего не нажимал. Игра не началась."
+    await h.settle()
+    # Andrey never opened the bot's chat (he had no seat), Olga had not joined.
+    assert h.api.messages(andrey, from_bot=True) == h.api.messages(olga, from_bot=True) == []
     # Someone who kept the Join link (from a forwarded lobby, say) is told why not.
     link = next(b.url for b in lobby.buttons if b.url is not None)
     sent = h.api.start_bot(olga, h.api.parse_deep_link(link))
@@ -450,3 +468,17 @@ def test_nothing_more_goes_to_a_group_that_removed_the_bot() -> None:
     match.ended = "stopped"
     step = group_step(match, None, shown)
     assert step is not None and step.call is GroupCall.CLOSE_LOBBY
+
+
+async def test_a_cancelled_lobby_tells_who_had_joined_once(h: Harness) -> None:
+    andrey, irina = h.people("Андрей", "Ирина")
+    group = h.group(andrey, [irina])
+    lobby = await h.newgame(andrey, group)
+    await h.join(irina, group, lobby)
+    await h.lobby_settled(group)
+    answer = await h.lobby_button(andrey, group, lobby, "cx")
+    assert not answer.show_alert, answer
+    expected = "Игру в «Домино» отменили до начала (Андрей)."
+    told = await h.api.wait_message_async(irina, where=lambda m: m.text == expected)
+    await h.settle()
+    assert [m.id for m in h.api.messages(irina, from_bot=True) if m.text == expected] == [told.id]

@@ -33,9 +33,9 @@ LOBBY = GroupStep(GroupCall.EDIT_LOBBY, "lobby:1")
 def a_match(engine_game: Game | None = None, **fields: object) -> Match:
     seats = [Seat(name=name, user_id=10 + i) for i, name in enumerate(["A", "B", "C", "D"])]
     players = len(engine_game.players) if engine_game else 2
+    fields.setdefault("chat_id", -100)
     return Match(
         id="abcdefgh",
-        chat_id=-100,
         creator_id=10,
         seats=seats[:players],
         engine=None if engine_game is None else pack(engine_game),
@@ -272,3 +272,48 @@ def test_a_computer_seat_gets_no_hand_it_never_had() -> None:
     assert hand_step(want, HandDelivery(message_id=4, shows="P:old"), 0) == HandStep(
         HandCall.EDIT, 4
     )
+
+
+def test_earlier_messages_and_a_past_turns_reminder_go_after_what_must_be_shown() -> None:
+    engine_game = position(
+        "fives", ["A", "B"], ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"]
+    )
+    match = a_match(engine_game, status="playing")
+    andrey = hand_want(match, engine_game, 0)
+    assert andrey is not None and andrey.live
+    # His turn, with its reminder sent; an earlier hand message waits to be deleted.
+    shown = HandDelivery(
+        message_id=9, shows=andrey.shows, live=True, old=[4], reminded=andrey.turn, reminder_id=10
+    )
+    assert hand_step(andrey, shown, 0) == HandStep(HandCall.DELETE, 4)  # the reminder stays
+    shown.old = []
+    assert hand_step(andrey, shown, 0) is None
+    # He plays: first his hand shows it (the buttons go), then the reminder of that turn goes.
+    engine_game.push(engine_game.parse_move("6:5"))
+    andrey = hand_want(match, engine_game, 0)
+    assert andrey is not None and not andrey.live
+    assert hand_step(andrey, shown, 0) == HandStep(HandCall.EDIT, 9)
+    shown.shows, shown.live = andrey.shows, False
+    assert hand_step(andrey, shown, 0) == HandStep(HandCall.UNREMIND, 10)
+    shown.reminder_id = None
+    assert hand_step(andrey, shown, 0) is None
+    # A new message for a new turn comes before any deleting.
+    engine_game.push(engine_game.parse_move(str(engine_game.legal_moves()[0])))
+    andrey = hand_want(match, engine_game, 0)
+    assert andrey is not None and andrey.live
+    shown.old = [3]
+    assert hand_step(andrey, shown, 0) == HandStep(HandCall.SEND)
+
+
+def test_a_lobby_that_closed_tells_each_seated_person_once_and_practice_not() -> None:
+    match = a_match(None, status="cancelled", ended="idle")
+    want = hand_want(match, None, 1)
+    assert want is not None and want.text and not want.live
+    assert hand_step(want, HandDelivery(), 0) == HandStep(HandCall.SEND)
+    assert hand_step(want, HandDelivery(message_id=5, shows=want.shows), 0) is None
+    assert hand_step(want, HandDelivery(message_id=5, shows=want.shows), 2) is None  # no copies
+    match.seats[1].user_id = None  # a computer: nobody to tell
+    assert hand_want(match, None, 1) is None
+    assert hand_want(a_match(None, status="lobby"), None, 0) is None  # still open: nothing
+    practice = a_match(None, status="cancelled", ended="stopped", chat_id=10)
+    assert hand_want(practice, None, 0) is None  # its own chat shows the cancelled lobby

@@ -111,6 +111,7 @@ async def test_board_and_hand_share_the_chat_each_edited_in_place(h: Harness) ->
     board = snap.board.message_id
     assert board is not None and hand.id > board  # the hand is read below the board
     assert h.api.message(user, board).photo is not None
+    assert h.api.message(user, board).buttons == []  # no «Мои кости»: the hand is right here
     await h.play_any(user, snap.version)
     snap, later = await my_turn(h, user)
     if snap.board.round_number == 1:
