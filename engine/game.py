@@ -318,7 +318,7 @@ class Game:
                         plays.append(fitting[t])
             if plays:
                 if self.rules.multi_doubles:
-                    plays += _double_combinations(hand, ends)
+                    plays += double_combinations(hand, ends)
                 moves = tuple(plays)
             elif self.rules.single_draw and rnd.drew:
                 moves = ONLY_PASS
@@ -696,7 +696,7 @@ PLAY_TEXT: list[list[list[str]]] = [
 ]
 
 
-def _double_combinations(hand: list[Tile], ends: list[tuple[End, int]]) -> list[Move]:
+def double_combinations(hand: list[Tile], ends: list[tuple[End, int]]) -> list[Move]:
     """muggins: every way to lay 2-4 doubles from `hand` on different matching ends."""
     options = [
         (tile, [end for end, v in ends if v == tile.high]) for tile in hand if tile.is_double

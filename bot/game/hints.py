@@ -1,7 +1,7 @@
-"""Hints for practice games: the strong computer's next move, and the main reason for it.
+"""Hints for practice games: the strong computer's next move, and what makes it good.
 
 Pure logic: the move comes from the expert player, which sees only the seat's view,
-and the reason is worked out from that same view (never from hidden tiles), so
+and every reason is worked out from that same view (never from hidden tiles), so
 everything a hint says can be read off the position the player sees.
 """
 
@@ -13,42 +13,87 @@ from enum import Enum
 from typing import Any
 
 from bot.game.computer import LEVELS
-from engine import ALL_TILES, Doubles, Draw, End, Game, Move, Pass, Play, SeatView, Tile, view_for
+from bot.game.contrasts import (
+    Contrast,
+    Measure,
+    Other,
+    Outcome,
+    Sight,
+    alike,
+    best,
+    button_order,
+    contrast,
+    other_ends,
+    other_tiles,
+    outcome,
+    temptation,
+    tiles_of,
+)
+from engine import Doubles, Draw, End, Game, Move, Pass, Play, SeatView, Tile, view_for
 from engine.ai import make_player
-from engine.ai.greedy import laid
 from engine.table import Table
-from engine.variants import Ruleset, ruleset
+from engine.variants import ruleset
 
 # A tile this heavy is worth getting rid of (pips count against the holder at the end).
 HEAVY_PIPS = 8
 
 
 class Reason(Enum):
-    """Why the move is good, one main reason each; `explain` tries them in this order."""
+    """Why the move is good, one main reason each; `explain` tries them in this order.
+
+    The first three are the player's only move: the hint is then a short form.
+    """
 
     DRAW = "draw"  # nothing fits: take from the boneyard
     PASS = "pass"  # nothing fits and nothing may be drawn
+    ONLY_MOVE = "only_move"  # one tile fits, on one end only
     GOES_OUT = "goes_out"  # the last tile: the hand is empty
     SCORES = "scores"  # the play scores `points`
-    ONLY_MOVE = "only_move"  # the only tile that can be played
+    ONLY_TILE = "only_tile"  # the only tile that can be played (on one of several ends)
     BLOCKS = "blocks"  # no tile left unseen fits any end: the others cannot play
     SHEDS_DOUBLE = "sheds_double"  # gets rid of a double (several, for a doubles move)
-    DENIES = "denies"  # no unseen tile scores next, where another play would let one
+    DENIES = "denies"  # no unseen tile scores next, where another tile would let one
     FOLLOW_UP = "follow_up"  # a tile kept in hand fits the end this play opens
     SHEDS_HEAVY = "sheds_heavy"  # the heaviest tile that can be played
-    BEST = "best"  # no simple reason: the computer's reckoning
+    BETTER = "better"  # better than another tile on one count (`contrast`)
+    LEAVES = "leaves"  # what it leaves: the ends, and the tiles kept that fit them
+
+
+ONLY_MOVES = frozenset({Reason.DRAW, Reason.PASS, Reason.ONLY_MOVE})
+# Why one tile rather than another, when nothing above says it (BETTER), in this order.
+TILE_MEASURES = (
+    Measure.RISK,
+    Measure.STUCK,
+    Measure.FOLLOW_UPS,
+    Measure.OPEN_TO_OTHERS,
+    Measure.PIPS_KEPT,
+    Measure.SUITS_KEPT,
+)
+# Why one end rather than another, in this order (those that apply to the game).
+END_MEASURES = (
+    Measure.RISK,
+    Measure.POINTS,
+    Measure.BLOCKS,
+    Measure.STUCK,
+    Measure.FOLLOW_UPS,
+    Measure.OPEN_TO_OTHERS,
+)
+SCORING_MEASURES = frozenset({Measure.RISK, Measure.POINTS})
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
     """The move to make and why.
 
-    `end`/`end_value`: the end to press, set only when the tile fits several ends.
-    `points`, `terms`, `spinner`: what the play scores (SCORES), the ends the game
-    counts after it and whether the points include the fives spinner's 2.
-    `tiles`: the tiles the reason names (the doubles shed, the heavy tile, the
-    follow-up tiles kept in hand). `pips`: the end values the reason names (the
-    follow-up end, the ends nobody else can play on). `penalty`: a twolane pass's cost.
+    `end`/`end_value`: the end to press, set only when the tile fits several ends;
+    `end_contrast` then says why that end rather than the others (None: no count
+    favours it). `points`, `terms`, `spinner`: what the play scores (SCORES,
+    ONLY_MOVE), the ends the game counts after it and whether the points include
+    the fives spinner's 2. `tiles`: the tiles the reason names (the doubles shed,
+    the heavy tile, the tiles kept that fit the ends). `pips`: the end values the
+    reason names (the follow-up end, the ends nobody else can play on, the ends
+    left). `penalty`: a twolane pass's cost. `contrast`: the other tile the move is
+    compared with (DENIES, BETTER).
     """
 
     move: Move
@@ -61,6 +106,13 @@ class Hint:
     tiles: tuple[Tile, ...] = ()
     pips: tuple[int, ...] = ()
     penalty: int = 0
+    contrast: Contrast | None = None
+    end_contrast: Contrast | None = None
+
+    @property
+    def only(self) -> bool:
+        """The player has no other move (told in a short form)."""
+        return self.reason in ONLY_MOVES
 
 
 def hint_for(game: Game, seat: int, seed: int, time_cap: float = 0.4) -> Hint:
@@ -79,23 +131,33 @@ def explain(view: SeatView, move: Move) -> Hint:
     """The main reason for `move` (one of `view.legal`), worked out from the view alone."""
     if move not in view.legal:
         raise ValueError(f"{move} is not a legal move now")
-    rules = ruleset(view.variant)
     if isinstance(move, Draw):
         return Hint(move, Reason.DRAW)
     if isinstance(move, Pass):
-        return Hint(move, Reason.PASS, penalty=rules.pass_penalty)
-    end, end_value = _end_to_press(view, move)
-    after = laid(rules, view.table, move)
-    points = rules.after_place(after) if rules.scores_plays else 0
-    placed = _tiles_of(move)
+        return Hint(move, Reason.PASS, penalty=ruleset(view.variant).pass_penalty)
+    sight = Sight.of(view)
+    rules = sight.rules
+    chosen = outcome(sight, move)
+    points = chosen.counts[Measure.POINTS]
+    if len(_choices(view.legal)) == 1:
+        return Hint(move, Reason.ONLY_MOVE, points=points)
+    after = chosen.after
+    placed = tiles_of(move)
     kept = [t for t in view.hand if t not in placed]
-
-    base = Hint(move, Reason.BEST, end, end_value)
+    goes_out = not kept and not (rules.refill_empty_hand and view.boneyard_size > 0)
+    end, end_value = _end_to_press(view, move)
+    end_contrast = None
+    if end is not None:
+        assert isinstance(move, Play)
+        # Going out ends the round (but in twolane): then only the points count.
+        ends_round = goes_out and not rules.play_on_after_out
+        end_contrast = _end_contrast(sight, chosen, ends_round)
+    base = Hint(move, Reason.LEAVES, end, end_value, end_contrast=end_contrast)
 
     def hint(reason: Reason, **fields: Any) -> Hint:
         return replace(base, reason=reason, **fields)
 
-    if not kept and not (rules.refill_empty_hand and view.boneyard_size > 0):
+    if goes_out:
         return hint(Reason.GOES_OUT, tiles=placed)
     if points > 0:
         terms = tuple(rules.count_terms(after) or ())
@@ -103,20 +165,24 @@ def explain(view: SeatView, move: Move) -> Hint:
         return hint(Reason.SCORES, points=points, terms=terms, spinner=spinner)
     played = {p.tile for p in view.legal if isinstance(p, Play)}
     if isinstance(move, Play) and played == {move.tile}:
-        return hint(Reason.ONLY_MOVE, tiles=placed)
-    unseen = _unseen(view)
-    values = tuple(sorted({value for _, value in after.open_ends()}))
-    if not any(t.has(v) for t in unseen for v in values):
+        return hint(Reason.ONLY_TILE, tiles=placed)
+    values = tuple(sorted(set(chosen.values())))
+    if chosen.counts[Measure.BLOCKS]:
         return hint(Reason.BLOCKS, pips=values)
     doubles = tuple(t for t in placed if t.is_double)
     if doubles:
         return hint(Reason.SHEDS_DOUBLE, tiles=doubles)
-    # Only while nobody else can go out next: going out scores by itself.
+    others = other_tiles(sight, move)
+    tempting = temptation(sight)
+    # "Nobody scores at once" only while nobody else can go out next: that scores by itself.
     rivals = [size for other, size in enumerate(view.hand_sizes) if other != view.seat and size]
-    if rules.scores_plays and min(rivals, default=0) > 1 and not _lets_score(rules, after, unseen):
-        others = [m for m in view.legal if m != move and isinstance(m, Play | Doubles)]
-        if any(_lets_score(rules, laid(rules, view.table, m), unseen) for m in others):
-            return hint(Reason.DENIES)
+    safe = rules.scores_plays and not chosen.counts[Measure.RISK]
+    if safe and min(rivals, default=0) > 1:
+        risky = [group for group in others if best(group, Measure.RISK) > 0]
+        if risky:
+            worst = max(risky, key=lambda group: tempting(group[0].move))
+            other = Other(worst[0].move, best(worst, Measure.RISK))
+            return hint(Reason.DENIES, contrast=Contrast(Measure.RISK, 0, (other,)))
     for value in _opened(after):
         fitting = tuple(t for t in kept if t.has(value))
         if fitting:
@@ -124,11 +190,41 @@ def explain(view: SeatView, move: Move) -> Hint:
     heaviest = max(t.pips for t in played)
     if isinstance(move, Play) and move.tile.pips == heaviest and heaviest >= HEAVY_PIPS:
         return hint(Reason.SHEDS_HEAVY, tiles=placed)
-    return hint(Reason.BEST)
+    # A risk of 0 is told only as DENIES, where it is sure to mean "nobody scores".
+    risky_too = rules.scores_plays and chosen.counts[Measure.RISK] > 0
+    measures = [m for m in TILE_MEASURES if m is not Measure.RISK or risky_too]
+    found = contrast(chosen, others, measures, tempting, limit=1)
+    if found is not None:
+        return hint(Reason.BETTER, contrast=found)
+    fitting = tuple(t for t in kept if any(t.has(v) for v in values))
+    return hint(Reason.LEAVES, pips=values, tiles=fitting)
 
 
-def _tiles_of(move: Play | Doubles) -> tuple[Tile, ...]:
-    return (move.tile,) if isinstance(move, Play) else tuple(p.tile for p in move.plays)
+def _end_contrast(sight: Sight, chosen: Outcome, ends_round: bool) -> Contrast | None:
+    """Why this end of the tile rather than another: the first count it does best on."""
+    assert isinstance(chosen.move, Play)
+    rules, view = sight.rules, sight.view
+    others = other_ends(sight, chosen.move)
+    if ends_round:
+        measures = [Measure.POINTS] if rules.scores_plays else []
+    else:
+        measures = [m for m in END_MEASURES if rules.scores_plays or m not in SCORING_MEASURES]
+    found = contrast(chosen, [[o] for o in others], measures, button_order(view.legal), limit=3)
+    found = found or alike(chosen, others, measures)
+    if found is None:
+        return None
+    values = dict(view.table.open_ends())
+
+    def named(other: Other) -> Other:
+        assert isinstance(other.move, Play) and other.move.end is not None
+        return replace(other, end_value=values[other.move.end])
+
+    return replace(found, others=tuple(named(o) for o in found.others))
+
+
+def _choices(legal: tuple[Move, ...]) -> set[object]:
+    """The different things the player may do: an opening laid either way round is one."""
+    return {(m.tile, m.end) if isinstance(m, Play) else m for m in legal}
 
 
 def _end_to_press(view: SeatView, move: Play | Doubles) -> tuple[End | None, int | None]:
@@ -145,21 +241,6 @@ def _laid_hub(table: Table) -> bool:
     """The play just made laid the hub (in fives the spinner, worth 2 by itself)."""
     hub = table.hub_tile()
     return hub is not None and hub.seq == table.moves
-
-
-def _unseen(view: SeatView) -> list[Tile]:
-    """Tiles the seat cannot see: in other hands or the boneyard (the same after any play)."""
-    seen = {*view.hand, *view.table.tiles()}
-    return [t for t in ALL_TILES if t not in seen]
-
-
-def _lets_score(rules: Ruleset, table: Table, unseen: list[Tile]) -> bool:
-    """Whether one unseen tile, laid on some end of `table`, would score."""
-    for end, value in table.open_ends():
-        for tile in unseen:
-            if tile.has(value) and rules.after_place(laid(rules, table, Play(tile, end))) > 0:
-                return True
-    return False
 
 
 def _opened(after: Table) -> list[int]:

@@ -278,8 +278,8 @@ async def _hint(
         hint = await asyncio.to_thread(
             hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
         )
-        arrows = keyboards.shown_ends(view_for(game, seat))  # the ends as its buttons say
-        line = await store.note_hint(*where, hint_line(tr, hint, arrows))
+        names = _shown_names(view_for(game, seat))  # the ends as its buttons say
+        line = await store.note_hint(*where, hint_line(tr, hint, names))
     await api.answer(query, line, alert=True)
 
 
@@ -288,6 +288,11 @@ def _end_names(view: SeatView, move: Move) -> dict[End, str] | None:
     laid_on_an_end = (isinstance(move, Play) and move.end is not None) or isinstance(move, Doubles)
     if not laid_on_an_end:
         return None
+    return _shown_names(view)
+
+
+def _shown_names(view: SeatView) -> dict[End, str]:
+    """Each open end as its button names it, without the value: the arrow shown there."""
     return {end: EMOJI_ARROWS[shown] for end, shown in keyboards.shown_ends(view).items()}
 
 

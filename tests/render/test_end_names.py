@@ -101,10 +101,12 @@ def test_a_hint_names_its_end_as_the_button_does() -> None:
     arrows = end_arrows(view.table)
     end = next(e for e, _ in view.table.ends if arrows[e] is not e)
     value = dict(view.table.ends)[end]
-    hint = Hint(Play(view.hand[0], end), Reason.ONLY_MOVE, end=end, end_value=value)
-    line = hint_line(TR, hint, keyboards.shown_ends(view))
-    assert keyboards.end_label(view, end) in line
-    assert keyboards.END_LABELS[end].format(value=value) not in line
+    hint = Hint(Play(view.hand[0], end), Reason.ONLY_TILE, end=end, end_value=value)
+    # The names as the hint's caller gives them: each end's arrow as its button shows it.
+    names = {e: EMOJI_ARROWS[arrow] for e, arrow in keyboards.shown_ends(view).items()}
+    line = hint_line(TR, hint, names)
+    assert f"на {EMOJI_ARROWS[arrows[end]]} {value}" in line
+    assert EMOJI_ARROWS[end] not in line
 
 
 def test_past_moves_are_named_by_the_arrows_the_picture_showed_before_them() -> None:
