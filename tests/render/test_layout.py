@@ -163,7 +163,7 @@ def check_marks(layout: BoardLayout) -> None:
         for b in layout.boxes:
             assert not _overlap(slot, b.box), (mark, b)
         assert _touch(end_tile.box, slot, layout.tile), (mark, end_tile)
-        dx, dy = ARROW[mark.direction]
+        dx, dy = ARROW[mark.travel]
         w, h = slot[2] - slot[0], slot[3] - slot[1]
         assert (dx != 0) == (w > h), mark  # along the next tile's long side
         # Away from the end tile: the slot's far end lies beyond the end tile that way.
@@ -433,7 +433,7 @@ def test_an_end_in_a_row_running_back_points_back() -> None:
             slot_w = mark.slot[2] - mark.slot[0]
             slot_h = mark.slot[3] - mark.slot[1]
             if (slot_w > slot_h) == (not last.vertical):  # the row goes on
-                assert mark.direction is way, (mark, last)
+                assert mark.travel is way, (mark, last)
                 back += way is not mark.end
     assert back >= 2  # ends whose rows run against the end's own name
 
@@ -453,7 +453,7 @@ def test_before_a_corner_the_mark_stays_on_the_line_and_turns() -> None:
             if (slot_w > slot_h) == (last.w > last.h):
                 continue  # the row goes on
             turns += 1
-            vertical_arrow = mark.direction in (End.N, End.S)
+            vertical_arrow = mark.travel in (End.N, End.S)
             assert vertical_arrow == (not last.vertical), (mark, last)
             line = _line_of(last)[1]
             assert (mark.x if last.vertical else mark.y) == line, (mark, last)
