@@ -289,7 +289,7 @@ def _end_names(view: SeatView, move: Move) -> dict[End, EndName] | None:
     laid_on_an_end = (isinstance(move, Play) and move.end is not None) or isinstance(move, Doubles)
     if not laid_on_an_end:
         return None
-    return keyboards.names(view)
+    return keyboards.end_names_for(view)
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:

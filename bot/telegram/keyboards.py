@@ -169,25 +169,25 @@ def hand(game: Match, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-def names(view: SeatView) -> dict[End, EndName]:
+def end_names_for(view: SeatView) -> dict[End, EndName]:
     """The name of each open end, as the board picture marks it."""
     return end_names(view.table, view.variant)
 
 
 def shown_ends(view: SeatView) -> dict[End, End]:
     """The arrow each open end's name shows: what `hint_texts` names the ends by."""
-    return {end: name.direction for end, name in names(view).items()}
+    return {end: name.direction for end, name in end_names_for(view).items()}
 
 
 def end_label(view: SeatView, end: End, named: dict[End, EndName] | None = None) -> str:
     """An end's button label: its name and its number («🔵⬅️ 5»)."""
-    name = (named if named is not None else names(view))[end]
+    name = (named if named is not None else end_names_for(view))[end]
     return label(name, dict(view.table.ends)[end])
 
 
 def ends_for(game: Match, view: SeatView, tile: Tile, tr: Translator) -> InlineKeyboardMarkup:
     """Which end a tile that fits several should go to."""
-    named = names(view)
+    named = end_names_for(view)
     choices = [
         _hand_button(
             game,
@@ -210,7 +210,7 @@ def doubles(
     chosen = dict(picked)
     used_ends = set(chosen.values())
     values = dict(view.table.ends)
-    named = names(view)
+    named = end_names_for(view)
     rows = []
     for tile in view.hand:
         if not tile.is_double:

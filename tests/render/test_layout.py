@@ -65,7 +65,25 @@ def check_layout(table: Table, lanes: bool = False) -> BoardLayout:
             assert _distance((m.x, m.y, m.x, m.y), b.box) >= r - 1, (m, b)
     check_lines(layout)
     check_marks(layout)
+    check_travel(layout)
     return layout
+
+
+def check_travel(layout: BoardLayout) -> None:
+    """Each ray tile's `travel` is the way its line goes on from it: along a row the way
+    the row runs, at a corner the way it turns (the names of the ends read it)."""
+    for end, ray in layout.rays.items():
+        mark = next((m for m in layout.marks if m.end is end), None)
+        following: list[Box] = [b.box for b in ray[1:]] + ([mark.slot] if mark else [])
+        for box, after in zip(ray, following, strict=False):
+            assert box.travel is not None
+            assert (box.travel in (End.W, End.E)) == (not box.vertical), box
+            dx, dy = ARROW[box.travel]
+            here = (box.x + box.w / 2) * dx + (box.y + box.h / 2) * dy
+            there = (after[0] + after[2]) / 2 * dx + (after[1] + after[3]) / 2 * dy
+            assert there > here, (box, after)
+    if layout.center is not None:
+        assert layout.center.travel is None
 
 
 # -- folded arms read as one line ---------------------------------------------------
