@@ -24,7 +24,7 @@ from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
-from bot.render.history import arrows_before
+from bot.render.history import names_before
 from bot.settings import Settings
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
 from bot.storage.store import LOST, BrokenGameError, Store, Stored, commit
@@ -443,10 +443,11 @@ def board_caption(
     entries = moves[already:]
     if len(entries) > 1 and not finishing:  # the board text already names the last one
         listed = entries[-RECENT_SHOWN:]
-        arrows = arrows_before(game.variant, [e.text for e in moves], len(moves) - len(listed))
+        # Each move names its end as the buttons did just before it.
+        named = names_before(game.variant, [e.text for e in moves], len(moves) - len(listed))
         described = [
-            texts.describe_entry(tr, view, entry, shown)
-            for entry, shown in zip(listed, arrows, strict=True)
+            texts.describe_entry(tr, view, entry, names)
+            for entry, names in zip(listed, named, strict=True)
         ]
         if len(entries) > RECENT_SHOWN:
             described.insert(0, "…")

@@ -19,7 +19,7 @@ from bot.game.options import LobbyAction
 from bot.game.service import Current, Refusal
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
-from bot.render.words import EMOJI_ARROWS
+from bot.render.ends import EndName
 from bot.storage.models import practice_chat
 from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, texts
@@ -229,7 +229,7 @@ async def _hand_button(
             raise Refusal("stale_button")
         await _show_choice(query, current, view, button, tr)
         return
-    arrows = _end_names(view, move)  # as the buttons named them before the move
+    names = _end_names(view, move)  # as the buttons named them before the move
     played = await d.service.play(
         button.chat_id,
         button.thread_id,
@@ -249,7 +249,7 @@ async def _hand_button(
         passed = tr("You passed, penalty") if penalty else tr("You passed.")
         done = {"draw": tr("You drew a tile."), "pass": passed}.get(entry.text)
         # The ends as the buttons named them, never the record's «6:2@E».
-        played_words = texts.move_words(entry.text, arrows)
+        played_words = texts.move_words(entry.text, names)
         text = done or tr("Played {move}").format(move=played_words)
         await api.answer(query, text + points)
     else:
@@ -278,22 +278,19 @@ async def _hint(
         hint = await asyncio.to_thread(
             hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
         )
-        names = _shown_names(view_for(game, seat))  # the ends as its buttons say
+        # The ends as its buttons name them.
+        named = keyboards.end_names_for(view_for(game, seat))
+        names = {end: name.text for end, name in named.items()}
         line = await store.note_hint(*where, hint_line(tr, hint, names))
     await api.answer(query, line, alert=True)
 
 
-def _end_names(view: SeatView, move: Move) -> dict[End, str] | None:
+def _end_names(view: SeatView, move: Move) -> dict[End, EndName] | None:
     """What the answer to `move` calls the ends it was laid on (None: it names none)."""
     laid_on_an_end = (isinstance(move, Play) and move.end is not None) or isinstance(move, Doubles)
     if not laid_on_an_end:
         return None
-    return _shown_names(view)
-
-
-def _shown_names(view: SeatView) -> dict[End, str]:
-    """Each open end as its button names it, without the value: the arrow shown there."""
-    return {end: EMOJI_ARROWS[shown] for end, shown in keyboards.shown_ends(view).items()}
+    return keyboards.end_names_for(view)
 
 
 def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:

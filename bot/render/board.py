@@ -8,16 +8,26 @@ from PIL import Image, ImageDraw
 
 from bot.render import sprites, theme
 from bot.render.draw import check, felt, length, text
+from bot.render.ends import COLOURS, EndName, end_names, in_lanes, names_or_own
 from bot.render.fonts import font, wrap
-from bot.render.layout import BOARD_HEIGHT, BOARD_WIDTH, BoardLayout, board_layout
+from bot.render.history import names_before
+from bot.render.layout import (
+    BOARD_HEIGHT,
+    BOARD_WIDTH,
+    BoardLayout,
+    EndMark,
+    TileBox,
+    board_layout,
+)
 from bot.render.picture import BOARD_QUALITY, Picture, encode
 from bot.render.words import (
-    ARROWS,
+    Action,
     Translate,
     action_points,
     action_words,
     count_sum,
     identity,
+    play_parts,
     player_name,
     recent_actions,
     round_end_points,
@@ -33,7 +43,11 @@ from engine.view import SeatView
 PANEL_HEIGHT = 380
 WIDTH = BOARD_WIDTH
 HEIGHT = BOARD_HEIGHT + PANEL_HEIGHT
-LANE_COLORS = {End.W: (40, 92, 128), End.E: (132, 80, 42)}
+# twolane's lanes: darker shades of their ends' colours (`bot.render.ends`), so
+# that the ends' discs still stand out on them.
+LANE_COLORS = {End.W: (30, 80, 146), End.E: (150, 82, 22)}
+ACTION_SIZE = 30  # the panel's recent moves
+ACTION_MARK = 34  # an end's mark in them
 LANE_PAD = 9
 MARGIN = 28  # the panel's left and right margins
 PLAYERS_RIGHT = 640  # the players' table ends here; the state column starts after it
@@ -52,10 +66,11 @@ def render_board(view: SeatView, tr: Translate = identity, banner: str = "") -> 
 
 def draw_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Image.Image:
     canvas = _background().copy()
-    layout = board_layout(view.table, lanes=view.variant == "twolane")
-    if view.variant == "twolane" and layout.center is not None:
+    lanes = in_lanes(view.variant)
+    layout = board_layout(view.table, lanes=lanes)
+    if lanes and layout.center is not None:
         _draw_lanes(canvas, layout, tr)
-    _draw_tiles(canvas, layout)
+    _draw_tiles(canvas, layout, end_marks(view))
     if not layout.boxes:
         _draw_empty_table(canvas, view, tr)
     _draw_panel(canvas, view, tr, BOARD_HEIGHT, banner)
@@ -81,7 +96,17 @@ def mark_size(tile: int) -> int:
     return round(tile * 0.4)
 
 
-def _draw_tiles(canvas: Image.Image, layout: BoardLayout) -> None:
+def end_marks(view: SeatView) -> list[tuple[EndMark, EndName]]:
+    """Each open end's mark on the board: where it lies, and the name it shows (the
+    end's colour, and the way the next tile there will be drawn)."""
+    layout = board_layout(view.table, lanes=in_lanes(view.variant))
+    names = end_names(view.table, view.variant)
+    return [(mark, names_or_own(names, mark.end)) for mark in layout.marks]
+
+
+def _draw_tiles(
+    canvas: Image.Image, layout: BoardLayout, marks: list[tuple[EndMark, EndName]]
+) -> None:
     long = layout.tile
     for box in layout.boxes:
         if box.last:
@@ -90,9 +115,8 @@ def _draw_tiles(canvas: Image.Image, layout: BoardLayout) -> None:
     for box in sorted(layout.boxes, key=lambda b: b.x + b.y):
         sprite = sprites.tile(box.first, box.second, box.vertical, long, hub=box.hub)
         sprite.paste(canvas, box.x, box.y)
-    for mark in layout.marks:
-        # The arrow points the way the next tile goes (after a corner, not the end's name).
-        sprites.end_mark(mark.direction, mark_size(layout.tile)).paste(canvas, mark.x, mark.y)
+    for mark, name in marks:
+        sprites.name_mark(name, mark_size(layout.tile)).paste(canvas, mark.x, mark.y)
 
 
 def _draw_lanes(canvas: Image.Image, layout: BoardLayout, tr: Translate) -> None:
@@ -104,7 +128,7 @@ def _draw_lanes(canvas: Image.Image, layout: BoardLayout, tr: Translate) -> None
     draw = ImageDraw.Draw(canvas)
     center = layout.center
     assert center is not None
-    pad, size = LANE_PAD, 26
+    pad = LANE_PAD
     middle = center.x + center.w // 2
     for end, color in LANE_COLORS.items():
         # The lane starts on its half of the opening.
@@ -119,27 +143,32 @@ def _draw_lanes(canvas: Image.Image, layout: BoardLayout, tr: Translate) -> None
             draw.rounded_rectangle(
                 (left - pad, top - pad, right + pad - 1, bottom + pad - 1), 12, fill=color
             )
-        label = tr("Lane {arrow}").format(arrow=ARROWS[end])
-        width = length(label, size, True) + 28
-        if end is End.W:
-            draw.rounded_rectangle(
-                (middle - width, center.y + center.h, middle, center.y + center.h + pad + 40),
-                12,
-                fill=color,
-            )
-            text(
-                canvas,
-                (middle - 14, center.y + center.h + pad + 26),
-                label,
-                size,
-                bold=True,
-                anchor="rs",
-            )
-        else:
-            draw.rounded_rectangle(
-                (middle, center.y - pad - 40, middle + width, center.y), 12, fill=color
-            )
-            text(canvas, (middle + 14, center.y - pad - 14), label, size, bold=True)
+        _draw_lane_tab(canvas, end, color, middle, center, tr)
+
+
+def _draw_lane_tab(
+    canvas: Image.Image, end: End, color: theme.RGB, middle: int, center: TileBox, tr: Translate
+) -> None:
+    """The lane's tab by the opening: a small disc of its end's colour and «Lane» (the
+    way it runs is the end mark's to say: a lane that turned runs back)."""
+    draw = ImageDraw.Draw(canvas)
+    size, disc, pad = 26, 24, LANE_PAD
+    label = tr("Lane")
+    width = round(14 + disc + 10 + length(label, size, True) + 16)
+    if end is End.W:  # below the W half of the opening, ending at its middle
+        top, left = center.y + center.h, middle - width
+        box = (left, top, middle, top + pad + 40)
+        baseline = top + pad + 26
+    else:  # above the E half, starting at its middle
+        top, left = center.y - pad - 40, middle
+        box = (left, top, middle + width, center.y)
+        baseline = center.y - pad - 14
+    draw.rounded_rectangle(box, 12, fill=color)
+    colour = COLOURS[end]
+    sprites.end_mark(colour.disc, colour.ink, None, disc).paste(
+        canvas, left + 14 + disc // 2, baseline - 9
+    )
+    text(canvas, (left + 14 + disc + 10, baseline), label, size, bold=True)
 
 
 def _merge_rows(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -286,16 +315,63 @@ def _draw_status(
     elif view.variant != "twolane" and view.table.opening is not None:
         # Once the round is over its points are what counts: the ends' sum gives way.
         y = _draw_count(canvas, view, tr, left, y, width)
-    for action in recent_actions(view, 2 if y < top + 200 else 1):
+    actions = recent_actions(view, 2 if y < top + 200 else 1)
+    named = _names_before(view, actions)
+    for action in actions:
         if y + 44 > canvas.height:  # no room left in the panel
             break
         who = player_name(tr, view, action.seat)
-        what = action_words(tr, view, action)
         points = action_points(view, action)
-        drawn = text(canvas, (left, y), f"{who}: {what}", 30, width=width - 90)
+        room = width - 90
+        if action.text in ("draw", "pass"):
+            drawn = text(
+                canvas, (left, y), f"{who}: {action_words(tr, view, action)}", 30, width=room
+            )
+        else:
+            drawn = _draw_play(canvas, left, y, who, action.text, named.get(action.index), room)
         if points:
             text(canvas, (left + drawn + 14, y), points, 30, theme.GOLD, True)
         y += 44
+
+
+def _names_before(view: SeatView, actions: list[Action]) -> dict[int, dict[End, EndName]]:
+    """The ends' names just before each play among `actions`, by the play's index."""
+    plays = [a.index for a in actions if a.text not in ("draw", "pass")]
+    if not plays:
+        return {}
+    moves = [entry.text for entry in view.moves]
+    first = min(plays)
+    found = names_before(view.variant, moves[: max(plays) + 1], first)
+    return {index: found[index - first] for index in plays}
+
+
+def _draw_play(
+    canvas: Image.Image,
+    left: int,
+    y: int,
+    who: str,
+    play: str,
+    names: dict[End, EndName] | None,
+    room: float,
+) -> float:
+    """«Ирина: 6:6 (disc)»: the tiles of a play, each followed by its end's mark, drawn
+    as the board draws it (the fonts have no emoji). Returns the width drawn."""
+    size, mark, gap = ACTION_SIZE, ACTION_MARK, 8
+    parts = play_parts(play)
+    joiner = " + "
+    needed = sum(length(" " + tile, size) for tile, _ in parts)
+    needed += length(joiner, size) * (len(parts) - 1)
+    needed += sum(gap + mark for _, end in parts if end is not None)
+    x = left + text(canvas, (left, y), f"{who}:", size, width=max(40.0, room - needed))
+    for i, (tile, end) in enumerate(parts):
+        if i:
+            x += text(canvas, (x, y), joiner, size)
+        x += text(canvas, (x, y), " " + tile, size)
+        if end is not None:
+            sprite = sprites.name_mark(names_or_own(names, end), mark)
+            sprite.paste(canvas, round(x + gap + mark // 2), y - 10)
+            x += gap + mark
+    return x - left
 
 
 def count_size(before: str, arithmetic: str, after: str, width: float) -> int | None:

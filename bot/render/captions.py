@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.render.history import arrows_before
-from bot.render.layout import end_arrows
+from bot.render.ends import end_names, label
+from bot.render.history import names_before
 from bot.render.words import (
-    EMOJI_ARROWS,
     Translate,
     action_points,
     action_words,
@@ -49,21 +48,20 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
                 lines.append(reason)
         lines.extend(_round_points(view, tr))
     if view.table.ends:
-        # Each end under the arrow the picture shows at it (as its buttons name it).
-        arrows = end_arrows(view.table, lanes=view.variant == "twolane")
-        ends = " · ".join(f"{EMOJI_ARROWS[arrows[end]]} {value}" for end, value in view.table.ends)
-        lines.append(ends)
+        # Each end by its name, as the picture marks it and its buttons say.
+        names = end_names(view.table, view.variant)
+        lines.append(" · ".join(label(names[end], value) for end, value in view.table.ends))
     if view.variant != "twolane" and view.table.opening is not None:
         if view.count_terms is None:
             lines.append(escape(tr("Ends count once all four arms are taken")))
         else:
             lines.append(escape(tr("Ends: {sum}").format(sum=count_sum(view.count_terms))))
     for action in recent_actions(view, 1):
-        named = EMOJI_ARROWS
+        named = None
         if action.text not in ("draw", "pass"):
-            # The end the tile went to, named as the picture showed it before the move.
-            moves = [entry.text for entry in view.moves]
-            named = {**named, **arrows_before(view.variant, moves, len(moves) - 1)[0]}
+            # The end the tile went to, named as it was just before the move.
+            moves = [entry.text for entry in view.moves[: action.index + 1]]
+            named = names_before(view.variant, moves, action.index)[0]
         what = action_words(tr, view, action, named)
         points = action_points(view, action)
         lines.append(

@@ -8,6 +8,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import sprites, theme
 from bot.render.draw import felt, length, text
+from bot.render.ends import EndName, end_names, names_or_own
 from bot.render.picture import Picture, encode
 from bot.render.words import Translate, identity, player_name
 from engine.moves import Doubles, Draw, Pass, Play
@@ -40,6 +41,7 @@ class HandSlot:
     playable: bool
     dimmed: bool
     ends: tuple[End, ...]  # the ends it can go to now (empty for an opening)
+    names: tuple[EndName, ...] = ()  # those ends' names, marked under the tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,7 @@ def hand_slots(view: SeatView, top: int = HEADER) -> list[HandSlot]:
                 ends.append(play.end)
     turn = view.my_turn
     count = len(view.hand)
+    names = end_names(view.table, view.variant) if turn else {}
     slots = []
     for i, tile in enumerate(view.hand):
         row, col = divmod(i, PER_ROW)
@@ -113,6 +116,7 @@ def hand_slots(view: SeatView, top: int = HEADER) -> list[HandSlot]:
         left = (WIDTH - in_row * SLOT) // 2 + (SLOT - HAND_TILE // 2) // 2
         playable = turn and tile in fits
         y = top + 30 + row * ROW - (LIFT if playable else 0)
+        fitting = tuple(sorted(fits.get(tile, ()))) if playable else ()
         slots.append(
             HandSlot(
                 number=i + 1,
@@ -121,7 +125,8 @@ def hand_slots(view: SeatView, top: int = HEADER) -> list[HandSlot]:
                 y=y,
                 playable=playable,
                 dimmed=turn and not playable,
-                ends=tuple(sorted(fits.get(tile, ()))) if playable else (),
+                ends=fitting,
+                names=tuple(names_or_own(names, end) for end in fitting),
             )
         )
     return slots
@@ -168,11 +173,11 @@ def draw_hand(view: SeatView, tr: Translate = identity) -> Image.Image:
         )
         draw.ellipse((cx - badge, base + 16, cx + badge, base + 16 + 2 * badge), fill=fill)
         text(canvas, (cx, base + 16 + badge), str(slot.number), 28, theme.PANEL, True, "mm")
-        if slot.ends:
-            step = 30
-            x0 = cx - (len(slot.ends) - 1) * step // 2
-            for k, end in enumerate(slot.ends):
-                sprites.end_mark(end, 26).paste(canvas, x0 + k * step, base + 80)
+        if slot.names:
+            step = 32
+            x0 = cx - (len(slot.names) - 1) * step // 2
+            for k, name in enumerate(slot.names):
+                sprites.name_mark(name, 28).paste(canvas, x0 + k * step, base + 80)
     _draw_ends(canvas, draw, view, height - FOOTER // 2)
     return canvas
 
@@ -195,15 +200,21 @@ def _status(view: SeatView, tr: Translate) -> tuple[str, theme.RGB]:
     return "", theme.TEXT
 
 
+def footer_ends(view: SeatView) -> tuple[tuple[EndName, int], ...]:
+    """The table's open ends as the footer shows them: each end's name and its number."""
+    names = end_names(view.table, view.variant)
+    return tuple((names_or_own(names, end), value) for end, value in view.table.ends)
+
+
 def _draw_ends(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: SeatView, y: int) -> None:
-    """The table's open ends and their values, as the board marks them."""
-    ends = view.table.ends
+    """The table's open ends and their values, marked as the board marks them."""
+    ends = footer_ends(view)
     if not ends:
         return
     draw.rectangle((0, y - FOOTER // 2 + 6, WIDTH, y + FOOTER // 2), fill=theme.PANEL)
     step = 140
     x = (WIDTH - step * len(ends)) // 2 + 40
-    for end, value in ends:
-        sprites.end_mark(end, 40).paste(canvas, x, y + 4)
-        text(canvas, (x + 30, y + 4), str(value), 40, theme.TEXT, True, "lm")
+    for name, value in ends:
+        sprites.name_mark(name, 44).paste(canvas, x, y + 4)
+        text(canvas, (x + 32, y + 4), str(value), 40, theme.TEXT, True, "lm")
         x += step

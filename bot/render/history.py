@@ -1,16 +1,15 @@
-"""The arrows the picture showed at the ends when each move of a round was made.
+"""The names the ends had when each move of a round was made.
 
-Captions list the latest moves with an arrow for the end each tile went to. That
-arrow is the one the player saw there at the time (the picture's, after any
-corner: the one his button named), not the arm's own name.
+Captions and the board's panel list the latest moves with the end each tile went
+to, named as the player saw it at the time: its colour, and the arrow its button
+showed just before the move (`bot.render.ends`), not the arrow it shows now.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.render.layout import end_arrows
-from bot.render.words import EMOJI_ARROWS
+from bot.render.ends import EndName, end_names
 from engine.ai.greedy import laid
 from engine.moves import Doubles, Play, parse_move
 from engine.table import Table
@@ -18,17 +17,15 @@ from engine.tiles import End
 from engine.variants import ruleset
 
 
-def arrows_before(variant: str, moves: Sequence[str], first: int = 0) -> list[dict[End, str]]:
-    """For each of `moves[first:]` (a round's moves in record notation), the emoji
-    arrow of every end open just before it, ready for `play_words`."""
+def names_before(variant: str, moves: Sequence[str], first: int = 0) -> list[dict[End, EndName]]:
+    """For each of `moves[first:]` (a round's moves in record notation), the name of
+    every end open just before it."""
     rules = ruleset(variant)
-    lanes = variant == "twolane"
     table = Table()
-    found: list[dict[End, str]] = []
+    found: list[dict[End, EndName]] = []
     for index, text in enumerate(moves):
         if index >= first:
-            shown = end_arrows(table, lanes=lanes)
-            found.append({end: EMOJI_ARROWS[arrow] for end, arrow in shown.items()})
+            found.append(end_names(table, variant))
         if index == len(moves) - 1:
             break  # the table after the last move is not asked for
         move = parse_move(text)

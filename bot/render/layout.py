@@ -58,7 +58,9 @@ class TileBox:
     `first` is the pip count on the left half (horizontal tile) or the top half
     (vertical tile), `second` the other one. `arm` and `index` say where the tile
     lies on the table (`arm` None: the opening). `hub`: the spinner or house,
-    drawn across the line; `last`: laid by the latest move.
+    drawn across the line; `last`: laid by the latest move. `travel`: the way the
+    line runs through the tile, from the centre out (a corner: the way it turns);
+    None for the centre tile.
     """
 
     placed: Placed
@@ -72,6 +74,7 @@ class TileBox:
     index: int
     hub: bool
     last: bool
+    travel: End | None = None
 
     @property
     def vertical(self) -> bool:
@@ -95,6 +98,7 @@ class TileBox:
             self.index,
             self.hub,
             self.last,
+            self.travel,
         )
 
 
@@ -102,20 +106,22 @@ class TileBox:
 class EndMark:
     """Where an open end is marked: the spot the next tile of that end goes to.
 
-    `direction` is the way the next tile goes from there (after a corner it is
-    not the end's own direction); the mark's arrow points that way.
+    `travel` is the way the ray runs through that slot in this layout (before a
+    corner: the way the corner turns). The arrow drawn there is the end's name
+    (`bot.render.ends`), worked out from the layout after a tile is laid: the
+    layout may change with that tile, and the arrow says where it will be drawn.
     """
 
     end: End
     x: int  # centre of the mark
     y: int
-    direction: End
+    travel: End
     slot: tuple[int, int, int, int]  # where the next tile goes: (left, top, right, bottom)
 
     def moved(self, dx: int, dy: int) -> EndMark:
         left, top, right, bottom = self.slot
         slot = (left + dx, top + dy, right + dx, bottom + dy)
-        return EndMark(self.end, self.x + dx, self.y + dy, self.direction, slot)
+        return EndMark(self.end, self.x + dx, self.y + dy, self.travel, slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,36 +194,6 @@ def layout_board(
     return list(board_layout(table, width, height, sizes).boxes)
 
 
-def end_arrows(table: Table, lanes: bool = False) -> dict[End, End]:
-    """The arrow the board picture shows at each open end (the way its next tile goes
-    there: after a corner, not the end's own name), to name the ends by in buttons and
-    captions, so that what a player taps is what he sees.
-
-    Two ends with the same number under the same arrow would read alike: those keep
-    their own names (as does every end of a table too large to draw).
-    """
-    if table.opening is None:
-        return {}
-    try:
-        marks = board_layout(table, lanes=lanes).marks
-    except ValueError:
-        marks = ()
-    shown = {mark.end: mark.direction for mark in marks}
-    values = dict(table.ends)
-    arrows = {end: shown.get(end, end) for end in values}
-    seen = [(arrows[end], value) for end, value in values.items()]
-    if len(set(seen)) < len(seen):
-        clashing = {pair for pair in seen if seen.count(pair) > 1}
-        arrows = {
-            end: end if (arrows[end], value) in clashing else arrows[end]
-            for end, value in values.items()
-        }
-        seen = [(arrows[end], value) for end, value in values.items()]
-        if len(set(seen)) < len(seen):
-            return {end: end for end in values}
-    return arrows
-
-
 def board_layout(
     table: Table,
     width: int = BOARD_WIDTH,
@@ -233,14 +209,18 @@ def board_layout(
     """
     if table.opening is None:
         return BoardLayout((), (), {}, None, width, height, sizes[0])
-    # The board's picture and its caption (the ends' arrows) both need the layout of the
-    # same table: worked out once (a full table takes about 1.5 ms).
-    shape = (table.opening, tuple(map(tuple, table.arms)), table.hub)
-    return _cached_layout(_TableShape(table, shape), width, height, sizes, lanes)
+    # The board's picture and the hand's both need the layout of the same table:
+    # worked out once (a full table takes about 1.5 ms).
+    return _cached_layout(TableKey(table, table_shape(table)), width, height, sizes, lanes)
+
+
+def table_shape(table: Table) -> tuple[object, ...]:
+    """A table as a hashable value: equal when the same tiles lie the same way."""
+    return (table.opening, tuple(map(tuple, table.arms)), table.hub)
 
 
 @dataclass(frozen=True, slots=True)
-class _TableShape:
+class TableKey:
     """A table as a cache key: equal when the same tiles lie the same way."""
 
     table: Table = field(compare=False, hash=False)
@@ -249,25 +229,83 @@ class _TableShape:
 
 @lru_cache(maxsize=128)
 def _cached_layout(
-    key: _TableShape, width: int, height: int, sizes: tuple[int, ...], lanes: bool
+    key: TableKey, width: int, height: int, sizes: tuple[int, ...], lanes: bool
 ) -> BoardLayout:
     table = key.table
     center, rays, _ = _rays(table)
-    hub = table.hub is not None
+    counts = tuple(sorted((end, len(tiles)) for end, tiles in rays.items()))
+    g, place, limit = _fit(counts, table.hub is not None, width, height, sizes, lanes)
+    return _layout(table, g, center, rays, place, limit, lanes)
+
+
+Fit = tuple[Geometry, tuple[int, int], int | None]
+
+
+@lru_cache(maxsize=512)
+def _fit(
+    counts: tuple[tuple[End, int], ...],
+    hub: bool,
+    width: int,
+    height: int,
+    sizes: tuple[int, ...],
+    lanes: bool,
+) -> Fit:
+    """The tile size, the centre's place and the rows allowed a ray, for rays of these
+    lengths: they depend on nothing else, so tables of one shape share them (and the
+    names of the ends, which lay out the table one tile longer, find the next table's)."""
+    rays = {end: count for end, count in counts}
     fallback = tuple(s for s in FALLBACK_SIZES if s < sizes[-1])
     for limit, tried in ((ROWS_BEFORE_SHRINK, sizes), (None, sizes), (None, fallback)):
         found = _largest(tried, width, height, rays, hub, limit, lanes) if tried else None
         if found is not None:
             g, place = found
-            return _layout(table, g, center, rays, place, limit, lanes)
-    raise ValueError(f"{len(table.placements())} tiles do not fit a {width}x{height} board")
+            return g, place, limit
+    raise ValueError(f"{sum(rays.values()) + 1} tiles do not fit a {width}x{height} board")
+
+
+def next_travel(
+    table: Table,
+    end: End,
+    lanes: bool = False,
+    width: int = BOARD_WIDTH,
+    height: int = BOARD_HEIGHT,
+    sizes: tuple[int, ...] = TILE_SIZES,
+) -> End:
+    """The way the tile at the outer end of `end`'s ray is drawn (its box's `travel`),
+    without laying out the rest: `table` is a table just after a tile was laid at `end`.
+
+    Raises ValueError if the table does not fit the board.
+    """
+    counts = _ray_lengths(table)
+    hub = table.hub is not None
+    g, place, limit = _fit(tuple(sorted(counts.items())), hub, width, height, sizes, lanes)
+    half_w, half_h = _halves_of_center(g, hub)
+    count = counts[end]
+    slots = _slots(g, end, place[0], place[1], half_w, half_h, count, limit)
+    return _DIRECTION[slots[count - 1].travel]
+
+
+def _ray_lengths(table: Table) -> dict[End, int]:
+    """How many tiles each ray holds (as `_rays` lays them out, but counted only)."""
+    west, east = len(table.arm(End.W)), len(table.arm(End.E))
+    if table.hub is None:
+        return {End.W: west, End.E: east}
+    side, index = table.hub
+    # The hub's place along the line, counted from the opening (W negative).
+    at = 0 if side is None else -1 - index if side is End.W else 1 + index
+    return {
+        End.W: west + at,
+        End.E: east - at,
+        End.N: len(table.arm(End.N)),
+        End.S: len(table.arm(End.S)),
+    }
 
 
 def _largest(
     sizes: tuple[int, ...],
     width: int,
     height: int,
-    rays: dict[End, list[_RayTile]],
+    rays: dict[End, int],
     hub: bool,
     limit: int | None,
     lanes: bool,
@@ -352,6 +390,7 @@ def _layout(
                     index=tile.index,
                     hub=False,
                     last=tile.placed.seq == last_seq,
+                    travel=_DIRECTION[slot.travel],
                 )
             )
         boxes.extend(ray_boxes)
@@ -439,7 +478,7 @@ def _rays(table: Table) -> tuple[_RayTile, dict[End, list[_RayTile]], int]:
 
 def _place(
     g: Geometry,
-    rays: dict[End, list[_RayTile]],
+    rays: dict[End, int],
     hub: bool,
     limit: int | None,
     lanes: bool,
@@ -459,7 +498,7 @@ def _place(
     if lanes:
         low, high = low + LANE_TAB, high - LANE_TAB
     ys = range(low, high + 1, step)
-    slots = {end: len(tiles) + 1 for end, tiles in rays.items()}
+    slots = {end: count + 1 for end, count in rays.items()}
 
     long, short, gap, pitch = g.tile, g.short, g.gap, g.pitch
     most = 10_000 if limit is None else limit
@@ -654,13 +693,13 @@ def _halves(tile: _RayTile, slot: _Slot) -> tuple[int, int]:
 def _mark(end: End, slot: _Slot, g: Geometry) -> EndMark:
     """The mark sits where the next tile goes, on the half that touches the end.
 
-    Before a corner it stays on the line, just past its last tile, and points
-    the way the corner turns: the line visibly ends there and bends.
+    Before a corner it stays on the line, just past its last tile (where the line
+    visibly ends and bends): on the line just past the last tile in either case.
     """
-    direction = _DIRECTION[slot.travel]
+    travel = _DIRECTION[slot.travel]
     box = (slot.left, slot.top, slot.left + slot.w, slot.top + slot.h)
     if slot.corner:
-        return EndMark(end, slot.line[0], slot.line[1], direction, box)
+        return EndMark(end, slot.line[0], slot.line[1], travel, box)
     tx, ty = slot.travel
     cx = slot.left + slot.w // 2
     cy = slot.top + slot.h // 2
@@ -669,4 +708,4 @@ def _mark(end: End, slot: _Slot, g: Geometry) -> EndMark:
         cx -= tx * quarter
     else:
         cy -= ty * quarter
-    return EndMark(end, cx, cy, direction, box)
+    return EndMark(end, cx, cy, travel, box)

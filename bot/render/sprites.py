@@ -12,6 +12,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw, ImageFilter
 
 from bot.render import theme
+from bot.render.ends import EndName
 from engine.tiles import End
 
 SUPER = 4  # drawing scale before the downscale
@@ -187,31 +188,40 @@ def _face(first: int, second: int, vertical: bool, long: int, pad: int, hub: boo
     return _downscale(layers, (w + 2 * pad, h + 2 * pad))
 
 
+def name_mark(name: EndName, diameter: int) -> Sprite:
+    """The mark of an end named `name` (its colour, its arrow)."""
+    return end_mark(name.colour, name.ink, name.direction, diameter)
+
+
 @cache
-def end_mark(end: End, diameter: int) -> Sprite:
-    """A round badge with an arrow pointing the way the end's buttons point."""
+def end_mark(disc: theme.RGB, ink: theme.RGB, direction: End | None, diameter: int) -> Sprite:
+    """An end's mark: a disc of the end's colour, with a light rim that keeps it apart
+    from the felt and the lanes, and an arrow pointing `direction` (None: no arrow)."""
     s = SUPER
     size = diameter * s
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    draw.ellipse((0, 0, size - 1, size - 1), fill=(250, 250, 240, 235))
-    draw.ellipse((s, s, size - 1 - s, size - 1 - s), outline=(20, 60, 40, 255), width=2 * s)
+    draw.ellipse((0, 0, size - 1, size - 1), fill=(*theme.MARK_RIM, 255))
+    rim = max(s, round(size * 0.07))
+    draw.ellipse((rim, rim, size - 1 - rim, size - 1 - rim), fill=(*disc, 255))
+    if direction is None:
+        return Sprite(_downscale(image, (diameter, diameter)), diameter // 2)
     c = size / 2
     r = size * 0.3
     # An arrow pointing right (a shaft and a head), turned to the end's direction.
     points = [
-        (c - r, c - r * 0.22),
-        (c + r * 0.1, c - r * 0.22),
-        (c + r * 0.1, c - r * 0.62),
+        (c - r, c - r * 0.24),
+        (c + r * 0.1, c - r * 0.24),
+        (c + r * 0.1, c - r * 0.66),
         (c + r, c),
-        (c + r * 0.1, c + r * 0.62),
-        (c + r * 0.1, c + r * 0.22),
-        (c - r, c + r * 0.22),
+        (c + r * 0.1, c + r * 0.66),
+        (c + r * 0.1, c + r * 0.24),
+        (c - r, c + r * 0.24),
     ]
-    turn = {End.E: 0, End.N: 1, End.W: 2, End.S: 3}[end]
+    turn = {End.E: 0, End.N: 1, End.W: 2, End.S: 3}[direction]
     for _ in range(turn):  # a quarter turn anticlockwise (y grows downwards)
         points = [(y, size - x) for x, y in points]
-    draw.polygon(points, fill=(20, 60, 40, 255))
+    draw.polygon(points, fill=(*ink, 255))
     return Sprite(_downscale(image, (diameter, diameter)), diameter // 2)
 
 

@@ -27,3 +27,4 @@ BRASS: RGB = (196, 156, 72)
 HUB_RING: RGB = (232, 176, 40)
 LAST_GLOW: RGB = (255, 228, 92)
 PLAYABLE: RGB = (120, 236, 140)
+MARK_RIM: RGB = (250, 250, 240)  # around an end mark

@@ -7,11 +7,12 @@ are filled in after translation. `MESSAGES` lists every id used here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
 from bot.i18n import LANGUAGES, translator
+from bot.render.ends import EndName, names_or_own
 from bot.render.fonts import printable
 from engine.tiles import End
 from engine.variants import ruleset
@@ -50,10 +51,6 @@ VARIANT_TITLES = {
     "twolane": N_("Two-lane dominoes"),
 }
 
-# Arrows for the ends, as the bot's buttons show them (⬅️ W, ➡️ E, ⬆️ N, ⬇️ S).
-ARROWS = {End.W: "←", End.E: "→", End.N: "↑", End.S: "↓"}
-EMOJI_ARROWS = {End.W: "⬅️", End.E: "➡️", End.N: "⬆️", End.S: "⬇️"}
-
 MESSAGES: tuple[str, ...] = (
     *VARIANT_TITLES.values(),
     N_("Round {number}"),
@@ -65,7 +62,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Penalties"),
     N_("Ends: {sum}"),
     N_("Ends count once all four arms are taken"),
-    N_("Lane {arrow}"),
+    N_("Lane"),
     N_("drew a tile"),
     N_("passed"),
     N_("Game over"),
@@ -152,13 +149,23 @@ def end_of(text: str) -> End | None:
     return End[end] if sep and end in End.__members__ else None
 
 
-def play_words(text: str, arrows: dict[End, str] = ARROWS) -> str:
-    """A play as record notation writes it (`5:3@E`, `3:3@W+2:2@E`) with arrows for ends."""
-    parts = []
+def play_parts(text: str) -> list[tuple[str, End | None]]:
+    """The tiles of a play in notation and the end each went to: `3:3@W+2:2@E` is
+    [("3:3", W), ("2:2", E)]; the opening goes to no end."""
+    parts: list[tuple[str, End | None]] = []
     for part in text.split("+"):
         tile, _, end = part.partition("@")
-        parts.append(f"{tile} {arrows[End[end]]}" if end in End.__members__ else tile)
-    return " + ".join(parts)
+        parts.append((tile, End[end] if end in End.__members__ else None))
+    return parts
+
+
+def play_words(text: str, names: Mapping[End, EndName] | None = None) -> str:
+    """A play as people read it: «5:3 🟠➡️», «3:3 🔵⬅️ + 2:2 🟠➡️», each end by its name
+    in `names` (the names before the move; an end missing there by its own arrow)."""
+    return " + ".join(
+        tile if end is None else f"{tile} {names_or_own(names, end).text}"
+        for tile, end in play_parts(text)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,24 +176,26 @@ class Action:
     text: str  # a play in notation, "draw" or "pass"
     points: int
     times: int  # how many equal actions in a row (draws)
+    index: int = 0  # of the action's (last) move in the round's moves
 
 
 def recent_actions(view: SeatView, limit: int = 2) -> list[Action]:
     """The round's latest actions, oldest first; runs of draws are merged."""
     actions: list[Action] = []
-    for entry in view.moves:
+    for index, entry in enumerate(view.moves):
         previous = actions[-1] if actions else None
         if previous and entry.text == previous.text == "draw" and previous.seat == entry.seat:
-            actions[-1] = Action(previous.seat, "draw", 0, previous.times + 1)
+            actions[-1] = Action(previous.seat, "draw", 0, previous.times + 1, index)
             continue
-        actions.append(Action(entry.seat, entry.text, entry.points, 1))
+        actions.append(Action(entry.seat, entry.text, entry.points, 1, index))
     return actions[-limit:]
 
 
 def action_words(
-    tr: Translate, view: SeatView, action: Action, arrows: dict[End, str] = ARROWS
+    tr: Translate, view: SeatView, action: Action, names: Mapping[End, EndName] | None = None
 ) -> str:
-    """«drew 3 tiles», «passed», «5:3 →», without the name."""
+    """«drew 3 tiles», «passed», «5:3 🟠➡️», without the name; `names`: the ends' names
+    just before the move."""
     if action.text == "draw":
         if action.times > 1:
             return plural(tr, "drew {count} tile", "drew {count} tiles", action.times).format(
@@ -195,7 +204,7 @@ def action_words(
         return tr("drew a tile")
     if action.text == "pass":
         return tr("passed, penalty") if ruleset(view.variant).pass_penalty else tr("passed")
-    return play_words(action.text, arrows)
+    return play_words(action.text, names)
 
 
 def action_points(view: SeatView, action: Action) -> str:

@@ -7,26 +7,13 @@ from telegram.helpers import create_deep_linked_url
 
 from bot.game.options import TURN_CHOICES, LobbyAction, next_option, target_choices
 from bot.i18n import Translator
-from bot.render.layout import end_arrows
+from bot.render.ends import EndName, end_names, label
 from bot.storage.models import Match
 from bot.telegram import callbacks as cb
 from bot.telegram.texts import variant_name
 from engine import Doubles, Draw, End, Pass, Play, SeatView, Tile
 from engine.variants import VARIANTS
 
-END_LABELS = {
-    End.W: "⬅️ {value}",
-    End.E: "{value} ➡️",
-    End.N: "⬆️ {value}",
-    End.S: "⬇️ {value}",
-}
-# A double's button in the several-doubles choice: «⬅️ 3:3», «2:2 ➡️».
-DOUBLE_LABELS = {
-    End.W: "⬅️ {tile}",
-    End.E: "{tile} ➡️",
-    End.N: "⬆️ {tile}",
-    End.S: "⬇️ {tile}",
-}
 ROW = 4  # tile buttons per row: readable on a phone
 HALF_WIDTH_LABEL = 18  # characters a button sharing its row with another shows on a phone
 
@@ -171,26 +158,26 @@ def hand(game: Match, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-def shown_ends(view: SeatView) -> dict[End, End]:
-    """The arrow each open end is named by: the one the board picture shows there."""
-    return end_arrows(view.table, lanes=view.variant == "twolane")
+def end_names_for(view: SeatView) -> dict[End, EndName]:
+    """The name of each open end, as the board picture marks it."""
+    return end_names(view.table, view.variant)
 
 
-def end_label(view: SeatView, end: End, arrows: dict[End, End] | None = None) -> str:
-    """An end's button label: the board's arrow at it and its number («⬅️ 5»)."""
-    arrow = (arrows if arrows is not None else shown_ends(view)).get(end, end)
-    return END_LABELS[arrow].format(value=dict(view.table.ends)[end])
+def end_label(view: SeatView, end: End, named: dict[End, EndName] | None = None) -> str:
+    """An end's button label: its name and its number («🔵⬅️ 5»)."""
+    name = (named if named is not None else end_names_for(view))[end]
+    return label(name, dict(view.table.ends)[end])
 
 
 def ends_for(game: Match, view: SeatView, tile: Tile, tr: Translator) -> InlineKeyboardMarkup:
     """Which end a tile that fits several should go to."""
-    arrows = shown_ends(view)
+    named = end_names_for(view)
     choices = [
         _hand_button(
             game,
             view,
             cb.PLAY,
-            end_label(view, move.end, arrows),
+            end_label(view, move.end, named),
             f"{cb.tile_code(tile)}{move.end}",
         )
         for move in view.legal
@@ -207,7 +194,7 @@ def doubles(
     chosen = dict(picked)
     used_ends = set(chosen.values())
     values = dict(view.table.ends)
-    arrows = shown_ends(view)
+    named = end_names_for(view)
     rows = []
     for tile in view.hand:
         if not tile.is_double:
@@ -217,18 +204,19 @@ def doubles(
             continue
         row = []
         for end in fits:
-            # A double fits only an end showing its own number: the arrow is enough.
+            # A double fits only an end showing its own number: the end's name and
+            # the tile say it all («🔵⬅️ 3:3»).
+            text = label(named[end], tile)
             if chosen.get(tile) == end:
                 selection = [(t, e) for t, e in picked if t != tile]
-                label = f"✅ {DOUBLE_LABELS[arrows[end]].format(tile=tile)}"
+                text = f"✅ {text}"
             elif tile in chosen or end in used_ends:
                 continue
             else:
                 selection = [*picked, (tile, end)]
-                label = DOUBLE_LABELS[arrows[end]].format(tile=tile)
             if len(selection) > 4:
                 continue
-            row.append(_hand_button(game, view, cb.DOUBLES, label, cb.doubles_code(selection)))
+            row.append(_hand_button(game, view, cb.DOUBLES, text, cb.doubles_code(selection)))
         if row:
             rows.append(row)
     last = [_hand_button(game, view, cb.BACK, tr("↩️ Back"))]

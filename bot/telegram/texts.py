@@ -6,10 +6,12 @@ Telegram HTML, so everything that comes from users is escaped here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
 from bot.i18n import N_, Translator
-from bot.render.words import EMOJI_ARROWS, localized_name, play_words
+from bot.render.ends import EndName, end_names, label
+from bot.render.words import localized_name, play_words
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings
 from engine import Doubles, End, MoveEntry, Pass, Play, SeatView
@@ -144,10 +146,10 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
 
 
 def describe_entry(
-    tr: Translator, view: SeatView, entry: MoveEntry, arrows: dict[End, str] | None = None
+    tr: Translator, view: SeatView, entry: MoveEntry, names: Mapping[End, EndName] | None = None
 ) -> str:
-    """«Андрей: 3:5 ⬅️ (+4)» in the caption's words (HTML); `arrows`: what the picture
-    called each end then (see `bot.render.history`)."""
+    """«Андрей: 3:5 🔵⬅️ (+4)» in the caption's words (HTML); `names`: the ends' names
+    just before the move (see `bot.render.history`)."""
     name = localized_name(tr, view.players[entry.seat])
     points = entry.points
     if entry.text == "draw":
@@ -156,15 +158,15 @@ def describe_entry(
         points = ruleset(view.variant).pass_penalty
         what = tr("passed, penalty") if points else tr("passed")
     else:
-        what = move_words(entry.text, arrows)
+        what = move_words(entry.text, names)
     shown = f" (+{points})" if points else ""
     return f"{escape(name)}: {escape(what)}{shown}"
 
 
-def move_words(text: str, arrows: dict[End, str] | None = None) -> str:
-    """A move as people read it: «6:2 ➡️», «3:3 ⬅️ + 2:2 ➡️» (never the record's `6:2@E`);
-    `arrows`: what to call each end (its own arrow by default)."""
-    return play_words(text, EMOJI_ARROWS if arrows is None else {**EMOJI_ARROWS, **arrows})
+def move_words(text: str, names: Mapping[End, EndName] | None = None) -> str:
+    """A move as people read it: «6:2 🟠➡️», «3:3 🔵⬅️ + 2:2 🟠➡️» (never the record's
+    `6:2@E`); `names`: the ends' names before it (an end's own arrow without them)."""
+    return play_words(text, names)
 
 
 def hand_caption(
@@ -190,7 +192,9 @@ def hand_caption(
     elif seat is not None and seat.computer:
         lines.append(tr("The computer plays your seat until this game ends."))
     elif live:
-        ends = " · ".join(str(value) for _, value in view.table.ends)
+        # Each end as the pictures mark it and the buttons name it: «🔵⬅️ 6 · 🟠➡️ 2».
+        names = end_names(view.table, view.variant)
+        ends = " · ".join(label(names[end], value) for end, value in view.table.ends)
         if ends:
             lines.append(tr("Your move! Ends: {ends}").format(ends=ends))
         else:

@@ -37,10 +37,10 @@ async def play_62(h: Harness, table: Table, chat: int | None = None) -> None:
     answer = await h.press(andrey, andrey, hand.id, tile.callback_data)
     assert (answer.text, answer.show_alert) == ("К какому концу?", False), answer
     ends = await h.wait(
-        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "🔵⬅️ 6" and m, "ends"
     )
     answer = await h.press(andrey, andrey, hand.id, ends.buttons[0].callback_data)
-    assert (answer.text, answer.show_alert) == ("Сыграно 6:2 ⬅️", False), answer
+    assert (answer.text, answer.show_alert) == ("Сыграно 6:2 🔵⬅️", False), answer
 
 
 async def board_up_to_date(h: Harness, chat: int) -> None:

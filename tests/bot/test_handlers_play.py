@@ -43,7 +43,7 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
     # The tiles come highest first, numbered as in the hand picture.
     assert labels == ["🟢 1) 6:2", "▫️ 2) 4:3", "▫️ 3) 1:1", "▫️ 4) 1:0", "▫️ 5) 0:0"]
     assert not any(b.callback_data.startswith(("D:", "X:")) for b in hand_buttons(hand))
-    assert "Ваш ход! Концы: 6 · 2" in (hand.caption or "")
+    assert "Ваш ход! Концы: 🔵⬅️ 6 · 🟠➡️ 2" in (hand.caption or "")
     await h.settle()
     before = await h.raw(table.chat)
 
@@ -51,9 +51,9 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
     answer = await h.press(andrey, andrey, hand.id, data(hand, "P", "62"))
     assert (answer.text, answer.show_alert) == ("К какому концу?", False)
     ends = await h.wait(
-        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "🔵⬅️ 6" and m, "ends"
     )
-    assert [b.text for b in ends.buttons] == ["⬅️ 6", "2 ➡️", "↩️ Назад"]
+    assert [b.text for b in ends.buttons] == ["🔵⬅️ 6", "🟠➡️ 2", "↩️ Назад"]
     assert await h.raw(table.chat) == before
 
     # Back shows the tiles again.
@@ -69,10 +69,10 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
     # Then the tile on W.
     await h.press(andrey, andrey, hand.id, data(back, "P", "62"))
     ends = await h.wait(
-        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "🔵⬅️ 6" and m, "ends"
     )
     answer = await h.press(andrey, andrey, hand.id, data(ends, "E", "62W"))
-    assert (answer.text, answer.show_alert) == ("Сыграно 6:2 ⬅️", False)
+    assert (answer.text, answer.show_alert) == ("Сыграно 6:2 🔵⬅️", False)
     game = await h.game(table.chat)
     assert game.version == 3 and game.game().turn == 1
     assert [str(t) for t in game.game().round.hands[0]] == ["1:0", "4:3", "1:1", "0:0"]
@@ -190,16 +190,16 @@ async def test_several_doubles_at_once(h: Harness) -> None:
 
     answer = await h.press(irina, irina, hand.id, data(hand, "M", "-"))
     assert (answer.text, answer.show_alert) == ("Выберите от 2 до 4 дублей и их концы.", False)
-    picks = await keyboard("⬅️ 3:3", "2:2 ➡️", "↩️ Назад")
+    picks = await keyboard("🔵⬅️ 3:3", "🟠➡️ 2:2", "↩️ Назад")
     await h.press(irina, irina, hand.id, data(picks, "M", "33W"))
-    picks = await keyboard("✅ ⬅️ 3:3", "2:2 ➡️", "↩️ Назад")
+    picks = await keyboard("✅ 🔵⬅️ 3:3", "🟠➡️ 2:2", "↩️ Назад")
     # Unpicking and picking again.
     await h.press(irina, irina, hand.id, data(picks, "M", "-"))
-    picks = await keyboard("⬅️ 3:3", "2:2 ➡️", "↩️ Назад")
+    picks = await keyboard("🔵⬅️ 3:3", "🟠➡️ 2:2", "↩️ Назад")
     await h.press(irina, irina, hand.id, data(picks, "M", "22E"))
-    picks = await keyboard("⬅️ 3:3", "✅ 2:2 ➡️", "↩️ Назад")
+    picks = await keyboard("🔵⬅️ 3:3", "✅ 🟠➡️ 2:2", "↩️ Назад")
     await h.press(irina, irina, hand.id, data(picks, "M", "22E33W"))
-    picks = await keyboard("✅ ⬅️ 3:3", "✅ 2:2 ➡️", "↩️ Назад", "▶️ Ход: 2 дубля")
+    picks = await keyboard("✅ 🔵⬅️ 3:3", "✅ 🟠➡️ 2:2", "↩️ Назад", "▶️ Ход: 2 дубля")
     assert await h.raw(table.chat) == before  # choosing changes only the keyboard
 
     answer = await h.forge(irina, irina, forged(table, game.id, v, "MC", "33W"))
@@ -212,7 +212,7 @@ async def test_several_doubles_at_once(h: Harness) -> None:
     assert await h.raw(table.chat) == before
 
     answer = await h.press(irina, irina, hand.id, data(picks, "MC", "22E33W"))
-    assert (answer.text, answer.show_alert) == ("Сыграно 3:3 ⬅️ + 2:2 ➡️ (+2)", False)
+    assert (answer.text, answer.show_alert) == ("Сыграно 3:3 🔵⬅️ + 2:2 🟠➡️ (+2)", False)
     game = await h.game(table.chat)
     assert game.version == v + 1 and game.game().totals == [1, 2]
 
@@ -225,7 +225,7 @@ async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
     before = await table.board()
     await h.press(andrey, andrey, hand.id, data(hand, "P", "62"))
     ends = await h.wait(
-        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "⬅️ 6" and m, "ends"
+        lambda api: (m := api.message(andrey, hand.id)).buttons[0].text == "🔵⬅️ 6" and m, "ends"
     )
     await h.press(andrey, andrey, hand.id, data(ends, "E", "62E"))
 
@@ -235,7 +235,7 @@ async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
 
     await h.until(shown, "the board shows the last move")
     board = await table.board()
-    assert "Ходит: Ирина" in (board.caption or "") and "Андрей: 2:6 ➡️" in (board.caption or "")
+    assert "Ходит: Ирина" in (board.caption or "") and "Андрей: 2:6 🟠➡️" in (board.caption or "")
     assert board.id == before.id and board.edit_count > before.edit_count  # edited in place
     assert not any(hand_buttons(m) for m in h.api.messages(table.chat))
 
@@ -300,7 +300,7 @@ async def test_english_players_get_english_hands_and_answers(h: Harness) -> None
     )
     game = await h.set_position(table.chat, english)
     hand = await h.hand_for(andrew, game.version)
-    assert "Your move! Ends: 6 · 2" in (hand.caption or "")
+    assert "Your move! Ends: 🔵⬅️ 6 · 🟠➡️ 2" in (hand.caption or "")
     answer = await h.press(andrew, andrew, hand.id, data(hand, "P", "10"))
     assert (answer.text, answer.show_alert) == (en("does_not_fit"), True)
     answer = await h.press(andrew, andrew, hand.id, data(hand, "P", "62"))

@@ -86,13 +86,13 @@ def test_the_labels_the_e2e_players_press_are_there() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_doubles_buttons_show_the_tile_and_the_arrow_only(lang: str) -> None:
-    """«⬅️ 3:3», not «3:3 ⬅️ 3»: a double fits only the end showing its number."""
+def test_doubles_buttons_show_the_end_and_the_tile_only(lang: str) -> None:
+    """«🔵⬅️ 3:3», not «3:3 🔵⬅️ 3»: a double fits only the end showing its number."""
     made = every_keyboard(lang)
     doubles = [b.text for m in made for row in m.inline_keyboard for b in row if ":" in b.text]
     doubles += [b.text for m in made for row in m.inline_keyboard for b in row if "▶️" in b.text]
-    assert "⬅️ 3:3" in doubles and "2:2 ➡️" in doubles
-    assert "✅ ⬅️ 3:3" in doubles and "✅ 2:2 ➡️" in doubles
+    assert "🔵⬅️ 3:3" in doubles and "🟠➡️ 2:2" in doubles
+    assert "✅ 🔵⬅️ 3:3" in doubles and "✅ 🟠➡️ 2:2" in doubles
     lay = {"ru": "▶️ Ход: 2 дубля", "en": "▶️ Lay 2 doubles"}[lang]
     assert lay in doubles
-    assert not any(label.endswith(("➡️ 2", "⬅️ 3", "3 ⬅️", "2 2 ➡️")) for label in doubles)
+    assert not any(label.endswith((" 2", " 3", "⬅️", "➡️")) for label in doubles)

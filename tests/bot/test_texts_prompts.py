@@ -94,13 +94,13 @@ def test_a_twolane_pass_says_what_it_costs() -> None:
 
 
 def test_moves_read_with_arrows_never_the_record_notation() -> None:
-    assert move_words("6:2@E") == "6:2 ➡️"
-    assert move_words("3:3@W+2:2@E") == "3:3 ⬅️ + 2:2 ➡️"
+    assert move_words("6:2@E") == "6:2 🟠➡️"
+    assert move_words("3:3@W+2:2@E") == "3:3 🔵⬅️ + 2:2 🟠➡️"
     assert move_words("3:2") == "3:2"  # the opening has no end
     game = Game.new("fives", PLAYERS, seed=1)
     view = view_for(game)
     played = describe_entry(RU, view, MoveEntry(0, "6:2@N", 4))
-    assert played == "Андрей: 6:2 ⬆️ (+4)"
+    assert played == "Андрей: 6:2 ⚪⬆️ (+4)"
     assert describe_entry(RU, view, MoveEntry(1, "draw", 0)) == "Ирина: берёт из базара"
 
 

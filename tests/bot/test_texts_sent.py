@@ -78,8 +78,8 @@ async def test_no_record_notation_reaches_people(h: Harness, variant: str) -> No
     await play_for_a_while(h, table, 14)
     texts = sent_texts(h)
     assert len(texts) > 20
-    # The moves were shown, with arrows.
-    assert any(re.search(r"\d:\d (⬅️|➡️|⬆️|⬇️|←|→|↑|↓)", text) for text in texts)
+    # The moves were shown, each end by its name: its colour and its arrow.
+    assert any(re.search(r"\d:\d (🔵|🟠|⚪|⚫)(⬅️|➡️|⬆️|⬇️)", text) for text in texts)
     leaked = [text for text in texts if NOTATION.search(text)]
     assert leaked == []
 

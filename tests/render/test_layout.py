@@ -65,7 +65,25 @@ def check_layout(table: Table, lanes: bool = False) -> BoardLayout:
             assert _distance((m.x, m.y, m.x, m.y), b.box) >= r - 1, (m, b)
     check_lines(layout)
     check_marks(layout)
+    check_travel(layout)
     return layout
+
+
+def check_travel(layout: BoardLayout) -> None:
+    """Each ray tile's `travel` is the way its line goes on from it: along a row the way
+    the row runs, at a corner the way it turns (the names of the ends read it)."""
+    for end, ray in layout.rays.items():
+        mark = next((m for m in layout.marks if m.end is end), None)
+        following: list[Box] = [b.box for b in ray[1:]] + ([mark.slot] if mark else [])
+        for box, after in zip(ray, following, strict=False):
+            assert box.travel is not None
+            assert (box.travel in (End.W, End.E)) == (not box.vertical), box
+            dx, dy = ARROW[box.travel]
+            here = (box.x + box.w / 2) * dx + (box.y + box.h / 2) * dy
+            there = (after[0] + after[2]) / 2 * dx + (after[1] + after[3]) / 2 * dy
+            assert there > here, (box, after)
+    if layout.center is not None:
+        assert layout.center.travel is None
 
 
 # -- folded arms read as one line ---------------------------------------------------
@@ -163,7 +181,7 @@ def check_marks(layout: BoardLayout) -> None:
         for b in layout.boxes:
             assert not _overlap(slot, b.box), (mark, b)
         assert _touch(end_tile.box, slot, layout.tile), (mark, end_tile)
-        dx, dy = ARROW[mark.direction]
+        dx, dy = ARROW[mark.travel]
         w, h = slot[2] - slot[0], slot[3] - slot[1]
         assert (dx != 0) == (w > h), mark  # along the next tile's long side
         # Away from the end tile: the slot's far end lies beyond the end tile that way.
@@ -433,7 +451,7 @@ def test_an_end_in_a_row_running_back_points_back() -> None:
             slot_w = mark.slot[2] - mark.slot[0]
             slot_h = mark.slot[3] - mark.slot[1]
             if (slot_w > slot_h) == (not last.vertical):  # the row goes on
-                assert mark.direction is way, (mark, last)
+                assert mark.travel is way, (mark, last)
                 back += way is not mark.end
     assert back >= 2  # ends whose rows run against the end's own name
 
@@ -453,7 +471,7 @@ def test_before_a_corner_the_mark_stays_on_the_line_and_turns() -> None:
             if (slot_w > slot_h) == (last.w > last.h):
                 continue  # the row goes on
             turns += 1
-            vertical_arrow = mark.direction in (End.N, End.S)
+            vertical_arrow = mark.travel in (End.N, End.S)
             assert vertical_arrow == (not last.vertical), (mark, last)
             line = _line_of(last)[1]
             assert (mark.x if last.vertical else mark.y) == line, (mark, last)

@@ -49,7 +49,7 @@ RUSSIAN = {
     "Penalties": "Штрафы",
     "Ends: {sum}": "Концы: {sum}",
     "Ends count once all four arms are taken": "Концы считаются, когда заняты все четыре луча",
-    "Lane {arrow}": "Полоса {arrow}",
+    "Lane": "Полоса",
     "drew a tile": "взял кость",
     "passed": "пас",
     "Game over": "Игра окончена",
