@@ -341,7 +341,7 @@ def draw_final(
             change = changes[seat]
             color = theme.GREEN if change > 0 else theme.RED if change < 0 else theme.TEXT_DIM
             label = tr("rating {change}").format(change=signed(change))
-            text(canvas, (SCORE_X, y + 91), label, 26, color, True, anchor="rs")
+            text(canvas, (SCORE_X, y + 89), label, 26, color, True, anchor="rs")
         y += ROW
     if layout.grid is not None:
         _draw_grid(canvas, draw, view, layout.grid)
