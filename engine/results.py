@@ -50,11 +50,11 @@ def standings(game: Game) -> Standings:
         return Standings(False, (), current, None, ())
     winners = tuple(seat for seat, place in enumerate(current) if place == 1)
     record = None
-    if game.variant == "fives" and len(winners) == 1:
+    if game.rules.keeps_record and len(winners) == 1:
         best = winners[0]
         record = game.totals[best] - sum(t for s, t in enumerate(game.totals) if s != best)
     losers: tuple[int, ...] = ()
-    if game.variant == "muggins":
+    if game.rules.names_losers:
         fewest = min(game.totals)
         losers = tuple(seat for seat, total in enumerate(game.totals) if total == fewest)
     return Standings(True, winners, current, record, losers)

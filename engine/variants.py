@@ -33,6 +33,10 @@ class Ruleset:
     play_on_after_out: ClassVar[bool] = False
     # The match is scored in penalty points (fewer is better).
     penalty_scoring: ClassVar[bool] = False
+    # fives: a single winner's record is his points minus everyone else's.
+    keeps_record: ClassVar[bool] = False
+    # muggins: the fewest points when the match ends have lost it.
+    names_losers: ClassVar[bool] = False
 
     def __init__(self) -> None:
         # The class attributes declared above, copied onto the instance: the engine
@@ -92,6 +96,7 @@ class Fives(Ruleset):
     name = "fives"
     hub_kind = "spinner"
     refill_empty_hand = True
+    keeps_record = True
 
     def hand_size(self, players: int) -> int:
         return 5 if players == 4 else 6
@@ -149,6 +154,7 @@ class Muggins(Ruleset):
     name = "muggins"
     hub_kind = "house"
     multi_doubles = True
+    names_losers = True
     TARGET: ClassVar[int] = 51
 
     def hand_size(self, players: int) -> int:

@@ -19,7 +19,7 @@ from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
-from bot.game import ratings
+from bot.game import forfeits, ratings
 from bot.game.service import Current, GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
@@ -282,18 +282,21 @@ class GroupConverger:
                 self.bot, match.chat_id, shown.board.message_id, picture, caption, priority=ticket
             )
         if step.call is GroupCall.FINAL:
-            view = view_for(current.game)
+            # A seat given up with /leave is last, whatever the computer made of it.
+            left = forfeits.left_seats(match)
+            view = forfeits.shown_view(view_for(current.game), left)
             # Whoever rates the match first (here or the service), both get its changes.
             rated = await ratings.rate_once(self.store, match, current.game)
             changes = ratings.seat_changes(match, rated)
-            picture = await draw(render_final, view, tr, changes)
-            caption = final_text(view, tr, changes)
+            notes = []
             if match.ended == "silence":  # the standings as the game was left
                 silence = html.escape(clock_texts.silence_end(tr, self.settings))
-                caption = _with_line(caption, silence)
+                notes.append(f"<b>{silence}</b>")
             if match.practice:
                 used = await self.store.hints_used(match.chat_id, match.thread_id, match.id)
-                caption = _with_line(caption, texts.hints_used(tr, used))
+                notes.append(texts.hints_used(tr, used))
+            picture = await draw(render_final, view, tr, changes, left)
+            caption = final_text(view, tr, changes, left, notes)
             return await api.send_photo(
                 self.bot,
                 match.chat_id,
@@ -352,7 +355,7 @@ class GroupConverger:
         finishing = step.call is GroupCall.FINISH_BOARD or (
             step.call is GroupCall.NEW_BOARD and round_over
         )
-        view = view_for(game, None, number)
+        view = forfeits.match_view(view_for(game, None, number), match)
         clock = "" if finishing else clock_texts.turn_line(tr, match, view, self.clock())
         caption = board_caption(match, game, view, tr, shown, number, finishing, clock)
         picture = await draw(render_board, view, tr)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from bot.game import forfeits
 from bot.storage.models import Level, Match, RatingLine
 from bot.storage.store import Store, StoreError
 from engine import Game, view_for
@@ -61,9 +62,7 @@ def finishing_ranks(match: Match, game: Game) -> list[int] | None:
         return None  # practice is never rated (docs/rules.md, "Practice")
     if sum(seat.user_id is not None for seat in match.seats) < MIN_PEOPLE:
         return None
-    places = view_for(game).standings.places
-    last = max(places) + 1
-    return [last if seat.left else places[index] for index, seat in enumerate(match.seats)]
+    return list(forfeits.shown_standings(view_for(game), forfeits.left_seats(match)).places)
 
 
 def rate(match: Match, ranks: list[int], before: dict[int, RatingLine | None], now: float) -> Rated:

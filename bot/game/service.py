@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot import metrics
-from bot.game import computer, ratings
+from bot.game import computer, forfeits, ratings
 from bot.game.clock import human_delay
 from bot.game.options import (
     MAX_SEATS,
@@ -542,7 +542,7 @@ class GameService:
         current, entries = await self._change(chat_id, thread_id, apply, found)
         assert current is not None
         _moved(current, entries, "human")
-        await self._count_if_over(current)
+        await self._count_and_rate_if_over(current)
         return Played(current, entries)
 
     async def leave(self, chat_id: int, thread_id: int | None, person: Person) -> Current:
@@ -755,7 +755,9 @@ class GameService:
             return None
         match, game = found.match, found.game
         if match.status == "over":
-            await self._count_if_over(found)  # a no-op, unless we died between the end and it
+            await self._count_and_rate_if_over(
+                found
+            )  # a no-op, unless we died between the end and it
             return None
         if match.status != "playing" or match.deadline is None or match.deadline > now:
             return None
@@ -806,7 +808,7 @@ class GameService:
             return None
         assert changed is not None
         _moved(changed, entries, "timeout" if timed_out else "computer")
-        await self._count_if_over(changed)
+        await self._count_and_rate_if_over(changed)
         return Played(changed, entries)
 
     async def _end_for_silence(
@@ -911,20 +913,21 @@ class GameService:
             return current, result
         raise ConflictError(f"gave up changing {key} after {MAX_ATTEMPTS} attempts")
 
-    async def _count_if_over(self, current: Current) -> None:
+    async def _count_and_rate_if_over(self, current: Current) -> None:
         match, game = current.match, current.game
         if match.status != "over" or game is None or match.practice:
             return  # practice games count toward no table (docs/rules.md, "Practice")
-        view = view_for(game)
+        # A player who gave his seat up with /leave forfeited: no win, whatever the
+        # computer made of it, and the win goes to the best of the others (docs/rules.md).
+        standings = forfeits.match_view(view_for(game), match).standings
         lines: dict[int, StatLine] = {}
         scored = not game.rules.penalty_scoring
         for seat_index, seat in enumerate(match.seats):
             if seat.user_id is None:
                 continue
-            # A player who gave his seat up with /leave played a game and did not win it:
-            # the computer's result there is not his (docs/rules.md, "Leaderboard").
-            won = seat_index in view.standings.winners and not seat.left
-            record = view.standings.record if won else None  # only fives keeps records
+            won = seat_index in standings.winners
+            # Only fives keeps records, and only a margin above zero counts as one.
+            record = standings.record if won and (standings.record or 0) > 0 else None
             lines[seat.user_id] = StatLine(
                 name=seat.name,
                 games=1,

@@ -10,7 +10,7 @@ from html import escape
 from telegram import Message, Update
 from telegram.ext import ContextTypes
 
-from bot.game import ratings, rulebook
+from bot.game import forfeits, ratings, rulebook
 from bot.game.service import Refusal
 from bot.handlers import notify, repeats
 from bot.handlers.common import (
@@ -264,7 +264,7 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             ending = f"<b>{endings.ending_line(current.match, tr)}</b>"
             text = "\n".join([ending, board_text(view, tr)])
         else:
-            view = view_for(current.game)
+            view = forfeits.match_view(view_for(current.game), current.match)
             clock = clock_texts.turn_line(tr, current.match, view, deps(context).service.clock())
             # Telegram HTML, names escaped.
             text = "\n".join(filter(None, [board_text(view, tr), clock]))
@@ -348,7 +348,8 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             games=line.games,
             points=line.points,
         )
-        if line.best_record is not None:
+        # Only a margin above zero is a record (one kept before that rule may be lower).
+        if line.best_record is not None and line.best_record > 0:
             row += " · " + tr("best fives record {record}").format(record=signed(line.best_record))
         rows.append(row)
     rows += rating_tables(tr, await ratings.chat_ratings(deps(context).store, chat.id))

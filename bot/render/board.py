@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -19,6 +20,7 @@ from bot.render.layout import (
     TileBox,
     board_layout,
 )
+from bot.render.lines import Line, Paragraph, draw_lines, stack
 from bot.render.picture import BOARD_QUALITY, Picture, encode
 from bot.render.words import (
     Action,
@@ -54,6 +56,24 @@ PLAYERS_RIGHT = 640  # the players' table ends here; the state column starts aft
 STATUS_LEFT = 690
 STATUS_WIDTH = WIDTH - MARGIN - STATUS_LEFT
 COUNT_SIZES = (40, 36, 32, 28, 24)
+STATUS_TOP = BOARD_HEIGHT + 88  # the status column, right of the players
+STATUS_RIGHT = STATUS_LEFT + STATUS_WIDTH
+STATUS_BOTTOM = HEIGHT - 10  # no ink below this
+# How a round's end is tried in the status column until it fits: (the shorter forms,
+# the size, what is kept). The last ones leave out why the round ended, then what it
+# gave: only at the end of a game whose long names crowd the column (the final table
+# that follows tells the round whole).
+STATUS_FORMS = (
+    (False, 1.0, "all"),
+    (False, 0.9, "all"),
+    (True, 1.0, "all"),
+    (True, 0.9, "all"),
+    (True, 0.8, "all"),
+    (True, 0.8, "points"),
+    (True, 0.8, "reason"),
+    (True, 0.8, "heading"),
+)
+POINTS_GAP = "   "  # between the players' points for the round, under a new round's number
 
 
 def render_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Picture:
@@ -188,24 +208,33 @@ def _draw_empty_table(canvas: Image.Image, view: SeatView, tr: Translate) -> Non
     cx, cy = BOARD_WIDTH // 2, BOARD_HEIGHT // 2
     title = tr("Round {number}").format(number=view.round_number)
     text(canvas, (cx, cy - 20), title, 54, bold=True, anchor="ms")
+    draw_lines(canvas, empty_table_layout(view, tr))
+
+
+def empty_table_layout(view: SeatView, tr: Translate = identity) -> list[Line]:
+    """Under a new round's number: how the last round ended and who got what for it,
+    wrapped to the table's width (never cut)."""
     last = view.last_round
     if last is None or last.number != view.round_number - 1:
-        return
+        return []
     heading = tr("Round {number} is over").format(number=last.number)
     reason = round_end_words(tr, view, last.end, last.out)
-    y = cy + 50
     line = heading + (f" · {reason}" if reason else "")
-    text(canvas, (cx, y), line, 32, theme.TEXT_DIM, anchor="ms", width=BOARD_WIDTH - 80)
+    paragraphs = [Paragraph(line, 32, theme.TEXT_DIM, leading=40, step=50)]
     parts = [
         f"{player_name(tr, view, seat)} {signed(points)}"
         for seat, points in enumerate(last.points)
         if points
     ]
     if parts:
-        line = "   ".join(parts)
-        text(canvas, (cx, y + 50), line, 32, theme.GOLD, True, "ms", BOARD_WIDTH - 80)
-    for number, note in enumerate(round_end_points(tr, view, last), start=2):
-        text(canvas, (cx, y + 50 * number), note, 28, theme.TEXT, False, "ms", BOARD_WIDTH - 80)
+        paragraphs.append(
+            Paragraph(POINTS_GAP.join(parts), 32, theme.GOLD, True, 42, 50, POINTS_GAP)
+        )
+    paragraphs += [
+        Paragraph(note, 28, leading=36, step=50) for note in round_end_points(tr, view, last)
+    ]
+    lines, _ = stack(paragraphs, BOARD_WIDTH // 2, BOARD_HEIGHT // 2 + 50, BOARD_WIDTH - 80, "ms")
+    return lines
 
 
 def _draw_panel(
@@ -267,6 +296,68 @@ def _draw_players(
         y += row_h
 
 
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The status column's texts when a round or the game is over, and the baseline
+    where the rest of the column (the last moves) may go on."""
+
+    lines: tuple[Line, ...]
+    next_y: float
+
+
+def status_layout(view: SeatView, tr: Translate = identity) -> Status | None:
+    """Why the round or the game ended and who got what for it, measured and wrapped
+    to the status column: never cut, and kept above the picture's bottom by trying
+    shorter forms and smaller sizes in turn (None: the round is still being played)."""
+    last = view.last_round
+    ended = view.turn is None and last is not None and last.number == view.round_number
+    if not view.over and not ended:
+        return None
+    lines: list[Line] = []
+    y = 0.0
+    for compact, factor, kept in STATUS_FORMS:
+        shown = _status_paragraphs(view, tr, compact, kept)
+        paragraphs = [p.scaled(factor) for p in shown]
+        lines, y = stack(paragraphs, STATUS_LEFT, STATUS_TOP + 40, STATUS_WIDTH)
+        if all(line.bottom <= STATUS_BOTTOM for line in lines):
+            break
+    return Status(tuple(lines), y)
+
+
+def _status_paragraphs(
+    view: SeatView, tr: Translate, compact: bool, kept: str = "all"
+) -> list[Paragraph]:
+    """`kept`: "all"; "points" (not why the round ended); "reason" (not what it gave);
+    "heading" (neither)."""
+    last = view.last_round
+    paragraphs: list[Paragraph] = []
+    reason = round_end_words(tr, view, last.end, last.out) if last else ""
+    if kept in ("points", "heading"):
+        reason = ""
+    if view.over:
+        line = tr("Winner: {names}").format(names=winner_names(tr, view))
+        if compact:  # one paragraph, closer to what follows
+            line = f"{tr('Game over')} · {line}"
+            paragraphs.append(Paragraph(line, 32, theme.GOLD, True, leading=38, step=46))
+        else:
+            paragraphs.append(Paragraph(tr("Game over"), 42, theme.GOLD, True, step=50))
+            paragraphs.append(Paragraph(line, 32, theme.TEXT, True, leading=40, step=58))
+        if reason:
+            paragraphs.append(Paragraph(reason, 28, leading=34, step=40))
+    elif last is not None:
+        heading = tr("Round {number} is over").format(number=last.number)
+        paragraphs.append(Paragraph(heading, 40, theme.GOLD, True, step=48 if reason else 106))
+        if reason:
+            paragraphs.append(Paragraph(reason, 30, leading=36, step=58))
+    if last is not None and last.number == view.round_number and kept in ("all", "points"):
+        notes = round_end_points(tr, view, last, compact=compact)
+        paragraphs += [Paragraph(note, 26, theme.GOLD, leading=32, step=38) for note in notes]
+        if notes:  # a little air before the last moves
+            end = paragraphs[-1]
+            paragraphs[-1] = Paragraph(end.words, end.size, end.fill, end.bold, 32, 48)
+    return paragraphs
+
+
 def _draw_status(
     canvas: Image.Image,
     view: SeatView,
@@ -277,44 +368,22 @@ def _draw_status(
     banner: str = "",
 ) -> None:
     width = right - left
-    y = top + 40
-    last = view.last_round
+    y: float = top + 40
+    status = None if banner else status_layout(view, tr)
     if banner:
         for line in wrap(banner, font(32, True), width, 3):  # a name is 40 characters at most
             text(canvas, (left, y), line, 32, theme.GOLD, True, width=width)
             y += 42
         y += 12
-    elif view.over:
-        text(canvas, (left, y), tr("Game over"), 42, theme.GOLD, True, width=width)
-        y += 50
-        line = tr("Winner: {names}").format(names=winner_names(tr, view))
-        text(canvas, (left, y), line, 32, bold=True, width=width)
-        y += 58
-        reason = round_end_words(tr, view, last.end, last.out) if last else ""
-        if reason:
-            text(canvas, (left, y), reason, 28, width=width)
-            y += 40
-    elif view.turn is None and last is not None and last.number == view.round_number:
-        heading = tr("Round {number} is over").format(number=last.number)
-        text(canvas, (left, y), heading, 40, theme.GOLD, True, width=width)
-        y += 48
-        reason = round_end_words(tr, view, last.end, last.out)
-        if reason:
-            text(canvas, (left, y), reason, 30, width=width)
-        y += 58
+    elif status is not None:
+        draw_lines(canvas, status.lines)
+        y = status.next_y
     elif view.turn is not None:
         line = tr("Turn: {name}").format(name=player_name(tr, view, view.turn))
         text(canvas, (left, y), line, 42, theme.TURN, True, width=width)
         y += 66
-    ended = view.turn is None and last is not None and last.number == view.round_number
-    if ended and last is not None:
-        for note in round_end_points(tr, view, last):  # who got what for the round's end
-            text(canvas, (left, y), note, 26, theme.GOLD, width=width)
-            y += 38
-        y += 10
-    elif view.variant != "twolane" and view.table.opening is not None:
-        # Once the round is over its points are what counts: the ends' sum gives way.
-        y = _draw_count(canvas, view, tr, left, y, width)
+    if status is None and view.variant != "twolane" and view.table.opening is not None:
+        y = _draw_count(canvas, view, tr, left, round(y), width)
     actions = recent_actions(view, 2 if y < top + 200 else 1)
     named = _names_before(view, actions)
     for action in actions:
@@ -348,7 +417,7 @@ def _names_before(view: SeatView, actions: list[Action]) -> dict[int, dict[End, 
 def _draw_play(
     canvas: Image.Image,
     left: int,
-    y: int,
+    y: float,
     who: str,
     play: str,
     names: dict[End, EndName] | None,
@@ -369,7 +438,7 @@ def _draw_play(
         x += text(canvas, (x, y), " " + tile, size)
         if end is not None:
             sprite = sprites.name_mark(names_or_own(names, end), mark)
-            sprite.paste(canvas, round(x + gap + mark // 2), y - 10)
+            sprite.paste(canvas, round(x + gap + mark // 2), round(y) - 10)
             x += gap + mark
     return x - left
 

@@ -6,24 +6,31 @@ longer than `CAPTION_LIMIT` characters.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from html import escape
 
 from bot.render.ends import end_names, label
+from bot.render.final import final_order
 from bot.render.history import names_before
+from bot.render.rounds import grid_marks, match_grid, round_line
 from bot.render.words import (
+    OUT_MARK,
+    Mark,
     Translate,
     action_points,
     action_words,
     count_sum,
-    final_legend,
     identity,
+    legend,
     localized_name,
     recent_actions,
     round_end_points,
     round_end_words,
+    shown_record,
     signed,
     variant_title,
 )
+from engine.variants import ruleset
 from engine.view import SeatView
 
 CAPTION_LIMIT = 1024
@@ -80,35 +87,95 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
 
 
 def final_text(
-    view: SeatView, tr: Translate = identity, changes: dict[int, int] | None = None
+    view: SeatView,
+    tr: Translate = identity,
+    changes: dict[int, int] | None = None,
+    forfeited: Collection[int] = (),
+    notes: Sequence[str] = (),
 ) -> str:
-    """Places, names, points; the record, the losers; rounds played; each rated seat's
-    rating change (`changes`, by seat)."""
+    """Places, names, points; the record, the losers, who left the game; the match round
+    by round; what the marks mean; each rated seat's rating change (`changes`, by seat).
+
+    `view` carries the standings as the bot shows them (bot.game.forfeits) and
+    `forfeited` the seats whose person left. `notes` (HTML lines) go under the heading.
+    Whole lines only: the rounds that do not fit are named in a line instead.
+    """
     standings = view.standings
     heading = tr("Game over") if standings.finished else tr("Standings")
-    lines = [f"<b>{escape(heading)}</b> · {escape(variant_title(tr, view.variant))}"]
+    head = [f"<b>{escape(heading)}</b> · {escape(variant_title(tr, view.variant))}", *notes]
     if standings.winners:
         winners = ", ".join(_name(view, seat, tr) for seat in standings.winners)
         line = escape(tr("Winner: {names}")).format(names=winners)
-        if standings.record is not None:
-            line += " · " + escape(tr("Record: {points}").format(points=signed(standings.record)))
-        lines.append(line)
-    score = tr("Penalties") if view.variant == "twolane" else tr("Points")
-    order = sorted(range(len(view.players)), key=lambda s: (standings.places[s], s))
+        record = shown_record(view)
+        if record is not None:
+            line += " · " + escape(tr("Record: {points}").format(points=signed(record)))
+        head.append(line)
+    penalties = ruleset(view.variant).penalty_scoring
+    score = tr("Penalties") if penalties else tr("Points")
+    order = final_order(view)
     for seat in order:
         name = _name(view, seat, tr)
         line = f"{standings.places[seat]}. {name} — {escape(score)}: {view.totals[seat]}"
-        if view.variant == "twolane" and seat in view.out:
-            line += " ✓"
+        if seat in view.out and ruleset(view.variant).play_on_after_out:
+            line += f" {OUT_MARK}"
         if seat in standings.losers:
             line += f" · {escape(tr('Lost'))}"
         if changes and seat in changes:
             line += " · " + escape(tr("rating {change}").format(change=signed(changes[seat])))
-        lines.append(line)
-    if view.variant != "twolane":
-        lines.append(escape(tr("Rounds played: {count}").format(count=len(view.finished_rounds))))
-    lines.extend(escape(note) for note in final_legend(view, tr))
-    return _limit(lines)
+        head.append(line)
+    for seat in order:
+        if seat in forfeited:
+            message = escape(tr("{name} left the game: the last place"))
+            head.append(message.format(name=_name(view, seat, tr)))
+    grid = match_grid(view, tr)
+    marks = set(grid_marks(grid))
+    if shown_record(view) is not None:
+        marks.add(Mark.RECORD)
+    if standings.losers:
+        marks.add(Mark.LOST)
+    tail = []
+    if penalties:
+        marks.add(Mark.PENALTY_PLACES)
+        if view.out and ruleset(view.variant).play_on_after_out:
+            marks.add(Mark.OUT)
+        rounds = _twolane_lines(view, tr)
+    else:
+        tail.append(escape(tr("Rounds played: {count}").format(count=len(view.finished_rounds))))
+        rounds = [
+            round_line(tr, view, summary, order, lambda seat: _name(view, seat, tr), escape)
+            for summary in view.finished_rounds
+        ]
+    tail += [escape(note) for note in legend(tr, marks)]
+    return _limit(head + _fitting_rounds(tr, rounds, head + tail) + tail)
+
+
+def _twolane_lines(view: SeatView, tr: Translate) -> list[str]:
+    """The single round of twolane: its passes, and the order of going out."""
+    last = view.last_round
+    if last is None:
+        return []
+    lines = _round_points(view, tr)
+    if view.out:
+        names = ", ".join(_name(view, seat, tr) for seat in view.out)
+        lines.append(escape(tr("Out of tiles: {names}")).format(names=names))
+    return lines
+
+
+def _fitting_rounds(tr: Translate, rounds: list[str], others: list[str]) -> list[str]:
+    """All the round lines if they fit beside `others`; else the latest that do, after a
+    line naming the rounds left to the picture (never a line cut in two)."""
+    room = CAPTION_LIMIT - len("\n".join(others))
+    if sum(len(line) + 1 for line in rounds) <= room:
+        return rounds
+    for skipped in range(1, len(rounds) + 1):
+        if skipped == 1:
+            note = tr("Round {number} is in the picture").format(number=1)
+        else:
+            note = tr("Rounds {first}–{last} are in the picture").format(first=1, last=skipped)
+        kept = [escape(note), *rounds[skipped:]]
+        if sum(len(line) + 1 for line in kept) <= room:
+            return kept
+    return []
 
 
 def _heading(view: SeatView, tr: Translate) -> str:

@@ -102,6 +102,40 @@ def wrap(text: str, face: Font, width: float, max_lines: int) -> list[str]:
     return lines
 
 
+def wrap_all(text: str, face: Font, width: float) -> list[str]:
+    """`text` broken into lines no wider than `width`, with nothing left out: at spaces,
+    and a word wider than a line on its own is broken between its characters."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if face.getlength(candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = ""
+        while face.getlength(word) > width and len(word) > 1:
+            cut = max(1, _longest_prefix(word, face, width))
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _longest_prefix(word: str, face: Font, width: float) -> int:
+    low, high = 0, len(word)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if face.getlength(word[:mid]) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
 def _cmap_codepoints(data: bytes) -> set[int]:
     """Code points mapped to a glyph other than .notdef by a TrueType `cmap` table.
 

@@ -194,9 +194,29 @@ def sample_views() -> dict[str, SeatView]:
         views[f"{variant}-hand"] = view_for(game, game.turn)
         shape = "cross" if variant != "twolane" else "east"
         views[f"{variant}-full"] = with_table(view_for(game), full_table(variant, shape, seed=1))
-        finished = play(variant, players, seed=7)
-        views[f"{variant}-final"] = view_for(finished)
+        views[f"{variant}-final"] = view_for(final_match(variant, players))
     return views
+
+
+def final_match(variant: str, players: list[str]) -> Game:
+    """A finished match that shows what the final table can tell: several rounds, and
+    in muggins a round that 51 cut short (the first such seed from 7 on)."""
+    for seed in range(7, 100):
+        game = play(variant, players, seed=seed)
+        ends = [rnd.end for rnd in game.rounds]
+        if variant == "muggins" and ends[-1] != "target":
+            continue
+        if variant == "fives" and len(ends) < 5:
+            continue
+        return game
+    raise RuntimeError(f"no sample match of {variant}")  # pragma: no cover
+
+
+def sample_changes(view: SeatView) -> dict[int, int]:
+    """Rating changes for a sample final table, by place: as a table of people shows them."""
+    steps = (78, 12, -20, -41)
+    order = sorted(range(len(view.players)), key=lambda s: (view.standings.places[s], s))
+    return {seat: steps[rank] for rank, seat in enumerate(order)}
 
 
 def phone(picture: Picture) -> Picture:
@@ -223,10 +243,15 @@ def main(argv: list[str] | None = None) -> int:
             "hand": render_hand,
             "final": render_final,
         }[kind]
-        picture = render(view, tr)
+        if kind == "final":  # a table of people: each one's rating change
+            picture = render_final(view, tr, sample_changes(view))
+        else:
+            picture = render(view, tr)
         pictures = {name: picture}
         if kind == "full":  # and as a phone shows it
             pictures[name.replace("-full", "-phone")] = phone(picture)
+        if kind == "final":
+            pictures[f"{name}-phone"] = phone(picture)
         for file, shown in pictures.items():
             path = out / f"{file}.{'jpg' if shown.format == 'jpeg' else shown.format}"
             path.write_bytes(shown.data)

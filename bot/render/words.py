@@ -7,8 +7,9 @@ are filled in after translation. `MESSAGES` lists every id used here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 
 from bot.i18n import LANGUAGES, translator
@@ -84,10 +85,28 @@ MESSAGES: tuple[str, ...] = (
     N_("Lost"),
     N_("Rounds played: {count}"),
     N_("passed, penalty"),
-    N_("Record: the winner's points minus everyone else's"),
-    N_("Lost: the fewest points when someone reached 51"),
-    N_("✓ ran out of tiles"),
-    N_("Places: the fewest penalties first; between equals, who ran out of tiles earlier"),
+    N_("{name}: +{points} — left in the other hands: {hands}; {division}"),
+    N_(
+        "{name}: +{points} — the fewest pips in hand ({pips}); the other hands: {hands}; {division}"
+    ),
+    N_("{name}: +{points} — the other hands: {division}"),
+    N_("{name}: +{points} — the fewest pips in hand ({pips}); the other hands: {division}"),
+    N_("{pips} ÷ 5 = {points}, the remainder is dropped"),
+    N_("{pips} ÷ 5 = {points}"),
+    N_("+1 point each, the fewest points: {names}"),
+    N_("Penalties for passes: {list}"),
+    # The final table: its per-round grid, its badges and the legend under it.
+    N_("Round by round"),
+    N_("How the places came about"),
+    N_("Total"),
+    N_("Passes"),
+    N_("Out"),
+    N_("Pips"),
+    N_("rating {change}"),
+    N_("Left the game"),
+    N_("{name} left the game: the last place"),
+    N_("Rounds {first}–{last} are in the picture"),
+    N_("Round {number} is in the picture"),
 )
 
 # Messages with plural forms: (singular, plural) ids, each used with a count.
@@ -95,14 +114,6 @@ PLURALS: tuple[tuple[str, str], ...] = (
     N_plural("{name}: +{points} point for going out", "{name}: +{points} points for going out"),
     N_plural(
         "{name}: +{points} point, the fewest points", "{name}: +{points} points, the fewest points"
-    ),
-    N_plural(
-        "{name}: +{points} point ({pips} pips in the other hands ÷ 5)",
-        "{name}: +{points} points ({pips} pips in the other hands ÷ 5)",
-    ),
-    N_plural(
-        "{name}: +{points} point, the fewest pips ({pips} in the other hands ÷ 5)",
-        "{name}: +{points} points, the fewest pips ({pips} in the other hands ÷ 5)",
     ),
     N_plural("{name} reached {points} point", "{name} reached {points} points"),
     N_plural(
@@ -266,12 +277,15 @@ def round_end_points(
     summary: RoundSummary,
     name_of: Callable[[int], str] | None = None,
     markup: Callable[[str], str] = identity,
+    compact: bool = False,
 ) -> list[str]:
     """What each player got at the round's end, and for what: one line per player.
 
     fives: +2 for going out, or +1 to the fewest points on a block; muggins: the
     other hands' pips ÷ 5 (rounded down) to who went out, or to the fewest pips on
-    a block; twolane: 10 penalty points per pass.
+    a block, naming the tiles left in those hands; twolane: 10 penalty points per pass.
+    `compact`: shorter forms, for where room is short (a picture's panel): several
+    players' equal bonus on one line, the muggins sum without the tiles.
     """
     name = name_of or (lambda seat: player_name(tr, view, seat))
 
@@ -281,20 +295,25 @@ def round_end_points(
 
     rules = ruleset(view.variant)
     if rules.penalty_scoring:
+        paid = [(seat, penalty) for seat, penalty in enumerate(summary.penalties) if penalty]
+        if not paid or not rules.pass_penalty:
+            return [markup(tr("Nobody passed: no penalties"))]
+        if compact:
+            listed = ", ".join(f"{name(seat)} +{penalty}" for seat, penalty in paid)
+            return [markup(tr("Penalties for passes: {list}")).format(list=listed)]
         lines = []
-        for seat, penalty in enumerate(summary.penalties):
-            if penalty and rules.pass_penalty:
-                passes = penalty // rules.pass_penalty
-                message = markup(
-                    plural(
-                        tr,
-                        "{name}: {count} pass, +{points} penalty points",
-                        "{name}: {count} passes, +{points} penalty points",
-                        passes,
-                    )
+        for seat, penalty in paid:
+            passes = penalty // rules.pass_penalty
+            message = markup(
+                plural(
+                    tr,
+                    "{name}: {count} pass, +{points} penalty points",
+                    "{name}: {count} passes, +{points} penalty points",
+                    passes,
                 )
-                lines.append(message.format(name=name(seat), count=passes, points=penalty))
-        return lines or [markup(tr("Nobody passed: no penalties"))]
+            )
+            lines.append(message.format(name=name(seat), count=passes, points=penalty))
+        return lines
     if summary.end == "target":
         return []  # muggins: 51 cut the round short, before any end-of-round points
     if view.variant == "fives":
@@ -312,6 +331,10 @@ def round_end_points(
             ]
         # A block gives 1 to the fewest points. Every point a fives play scores is
         # even (2 for the first double, 4 for the fives), so the odd ones are the block's.
+        fewest = [seat for seat, points in enumerate(summary.points) if points % 2]
+        if compact and len(fewest) > 1:
+            names = ", ".join(name(seat) for seat in fewest)
+            return [markup(tr("+1 point each, the fewest points: {names}")).format(names=names)]
         return [
             line(
                 "{name}: +{points} point, the fewest points",
@@ -319,10 +342,21 @@ def round_end_points(
                 seat,
                 1,
             )
-            for seat, points in enumerate(summary.points)
-            if points % 2
+            for seat in fewest
         ]
-    # muggins: one player scores the other hands' pips ÷ 5, as the engine counts them.
+    return _muggins_end_points(tr, view, summary, name, markup, compact)
+
+
+def _muggins_end_points(
+    tr: Translate,
+    view: SeatView,
+    summary: RoundSummary,
+    name: Callable[[int], str],
+    markup: Callable[[str], str],
+    compact: bool,
+) -> list[str]:
+    """muggins: one player scores the other hands' pips ÷ 5, as the engine counts them,
+    and the line names those hands' tiles and says the remainder is dropped."""
     hands = [list(hand) for hand in summary.hands_left]
     pips = [sum(t.pips for t in hand) for hand in hands]
     scorer = summary.out if summary.end == "out" else None
@@ -333,31 +367,76 @@ def round_end_points(
         scorer = holders[0]
     if scorer is None:
         return []
-    points = rules.round_end_points(hands, list(view.totals), summary.out)[scorer]
+    points = ruleset(view.variant).round_end_points(hands, list(view.totals), summary.out)[scorer]
     others = sum(pips) - pips[scorer]
+    division = markup(pips_division(tr, others, points))
+    listed = ", ".join(
+        f"{name(seat)} {' '.join(str(t) for t in hand)} ({pips[seat]})"
+        for seat, hand in enumerate(hands)
+        if seat != scorer and hand
+    )
     if summary.end == "out":
-        singular = "{name}: +{points} point ({pips} pips in the other hands ÷ 5)"
-        many = "{name}: +{points} points ({pips} pips in the other hands ÷ 5)"
-    else:
-        singular = "{name}: +{points} point, the fewest pips ({pips} in the other hands ÷ 5)"
-        many = "{name}: +{points} points, the fewest pips ({pips} in the other hands ÷ 5)"
-    return [line(singular, many, scorer, points, pips=others)]
-
-
-def final_legend(view: SeatView, tr: Translate) -> list[str]:
-    """What the final table's marks mean, for the marks it shows."""
-    standings = view.standings
-    lines = []
-    if standings.record is not None:
-        lines.append(tr("Record: the winner's points minus everyone else's"))
-    if standings.losers:
-        lines.append(tr("Lost: the fewest points when someone reached 51"))
-    if view.variant == "twolane" and view.out:
-        lines.append(tr("✓ ran out of tiles"))
-        lines.append(
-            tr("Places: the fewest penalties first; between equals, who ran out of tiles earlier")
+        message = (
+            "{name}: +{points} — the other hands: {division}"
+            if compact
+            else "{name}: +{points} — left in the other hands: {hands}; {division}"
         )
-    return lines
+    else:
+        message = (
+            "{name}: +{points} — the fewest pips in hand ({pips}); the other hands: {division}"
+            if compact
+            else "{name}: +{points} — the fewest pips in hand ({pips}); "
+            "the other hands: {hands}; {division}"
+        )
+    return [
+        markup(tr(message)).format(
+            name=name(scorer), points=points, pips=pips[scorer], hands=listed, division=division
+        )
+    ]
+
+
+def pips_division(tr: Translate, pips: int, points: int) -> str:
+    """«26 ÷ 5 = 5, the remainder is dropped» (no remainder: «25 ÷ 5 = 5»)."""
+    if pips % 5:
+        return tr("{pips} ÷ 5 = {points}, the remainder is dropped").format(
+            pips=pips, points=points
+        )
+    return tr("{pips} ÷ 5 = {points}").format(pips=pips, points=points)
+
+
+class Mark(Enum):
+    """A mark the final table may show, in the order the legend explains them."""
+
+    PLACES = N_("Medals: places by points; equal points share a place")
+    PENALTY_PLACES = N_(
+        "Places: the fewest penalties; then who ran out of tiles first; "
+        "then the fewest tiles, then the fewest pips left"
+    )
+    OUT = N_("✓ ran out of tiles")
+    BLOCKED = N_("⊘ blocked: nobody could play")
+    TARGET = N_("⚑ the round stopped there: someone reached 51")
+    RECORD = N_("Record: the winner's points minus everyone else's")
+    LOST = N_("Lost: the fewest points when someone reached 51")
+    FORFEIT = N_("Left the game: gave the seat up with /leave, so the last place")
+    RATING = N_("rating: how much the player's rating in this chat changed")
+
+
+MESSAGES += tuple(mark.value for mark in Mark)
+
+OUT_MARK = "✓"  # after the points of the seat that ran out of tiles
+BLOCKED_MARK = "⊘"  # after a blocked round's number
+TARGET_MARK = "⚑"  # after the number of the muggins round that 51 cut short
+
+
+def legend(tr: Translate, marks: Collection[Mark]) -> list[str]:
+    """One line for each mark shown, in the legend's order."""
+    return [tr(mark.value) for mark in Mark if mark in marks]
+
+
+def shown_record(view: SeatView) -> int | None:
+    """The fives record as the bot shows it: only a margin above zero (docs/rules.md)."""
+    record = view.standings.record
+    return record if record is not None and record > 0 else None
 
 
 def winner_names(tr: Translate, view: SeatView) -> str:

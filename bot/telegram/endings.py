@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from html import escape
 
+from bot.game import forfeits
 from bot.i18n import Translator
 from bot.render.words import localized_name
 from bot.storage.models import Match
@@ -71,25 +72,37 @@ def idle_lobby_text(minutes: int, tr: Translator) -> str:
     return text.format(minutes=minutes) + " " + tr("Start a new one with /newgame.")
 
 
-def result_lines(view: SeatView, tr: Translator, link: str | None) -> list[str]:
-    """A finished game's result for one seat: place, points, the winner, the final table."""
+def result_lines(match: Match, view: SeatView, tr: Translator, link: str | None) -> list[str]:
+    """A finished game's result for one seat: place, points, the winner, the final table.
+
+    A seat its person gave up with /leave is last (bot.game.forfeits), and he is told
+    so. A practice game's final table is posted in the same chat: no group to point to.
+    """
+    view = forfeits.match_view(view, match)
     seat = view.seat
     standings = view.standings
     lines = []
     if seat is not None:
-        place = tr("Your place: {place} of {players}").format(
-            place=standings.places[seat], players=len(view.players)
-        )
-        points = (
-            tr("penalty points: {points}") if view.variant == "twolane" else tr("points: {points}")
-        )
-        lines.append(place + " · " + points.format(points=view.totals[seat]))
+        place, players = standings.places[seat], len(view.players)
+        if seat < len(match.seats) and match.seats[seat].left:
+            line = tr("You left the game: the last place ({place} of {players})")
+            lines.append(line.format(place=place, players=players))
+        else:
+            line = tr("Your place: {place} of {players}").format(place=place, players=players)
+            points = (
+                tr("penalty points: {points}")
+                if view.variant == "twolane"
+                else tr("points: {points}")
+            )
+            lines.append(line + " · " + points.format(points=view.totals[seat]))
     names = ", ".join(escape(localized_name(tr, view.players[s])) for s in standings.winners)
     if len(standings.winners) > 1:
         lines.append(tr("Winners: {names}").format(names=names))
     elif names:
         lines.append(tr("Winner: {names}").format(names=names))
-    if link is not None:
+    if match.practice:
+        lines.append(tr("The final table is in this chat."))
+    elif link is not None:
         lines.append(tr('<a href="{link}">The final table</a> is in the group.').format(link=link))
     else:  # a basic group's messages have no links
         lines.append(tr("The final table is in the group."))

@@ -187,7 +187,7 @@ def hand_caption(
         lines.append(endings.ending_line(game, tr))
     elif view.over or game.status == "over":
         lines.append(tr("The game is over."))
-        lines += endings.result_lines(view, tr, final_link)
+        lines += endings.result_lines(game, view, tr, final_link)
         return "\n".join(lines)
     elif seat is not None and seat.computer:
         lines.append(tr("The computer plays your seat until this game ends."))

@@ -6,8 +6,8 @@ import json
 import re
 
 from bot.render.words import signed
-from engine import replay, summary
-from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, ru
+from engine import replay, summary, view_for
+from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, position, ru
 
 
 async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness) -> None:
@@ -173,6 +173,26 @@ async def test_stats_and_export_after_a_finished_game(h: Harness) -> None:
     assert record["players"] == ["Андрей", "Ирина"]
     replayed = summary(replay(record))
     assert replayed["finished"] and replayed["totals"] == engine_game.totals
+
+
+async def test_a_record_at_or_below_zero_is_neither_shown_nor_kept(h: Harness) -> None:
+    """fives: the winner's points minus everyone else's may be below zero by the rules;
+    the bot shows and keeps only a margin above zero (docs/rules.md)."""
+    table = await h.table("fives", computers="e")
+    names = ["Компьютер 1", "Андрей", "Ирина"]
+    hands = ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2", "6:6 5:5 4:4 3:3 2:2 6:4"]
+    close = position("fives", names, hands)
+    close.totals = [30, 29, 28]  # whoever wins holds far less than the other two together
+    await h.set_position(table.chat, close)
+    snap = await h.finish(table.chat)
+    standings = view_for(snap.game()).standings
+    assert standings.record is not None and standings.record < 0
+    final = h.api.message(table.chat, snap.group.final_message_id or 0)
+    assert "Отрыв" not in (final.caption or "")
+    stats = await h.store.stats(table.chat)
+    assert all(line.best_record is None for line in stats.values())
+    answer = await h.say(table.users[0], table.chat, "/stats")
+    assert "отрыв" not in answer.text
 
 
 async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:

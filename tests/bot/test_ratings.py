@@ -124,9 +124,14 @@ async def test_computers_play_at_a_fixed_rating_and_a_leaver_is_last(h: Harness)
     left = match.model_copy(deep=True)
     left.seats[best].left = True
     after = ratings.finishing_ranks(left, engine_game)
-    assert after is not None and after[best] == max(ranks) + 1
     others = [seat for seat in range(len(ranks)) if seat != best]
-    assert [after[seat] for seat in others] == [ranks[seat] for seat in others]
+    assert after is not None and after[best] == len(ranks)  # the last place, his alone
+    assert all(after[seat] < after[best] for seat in others)
+    # The others keep their order, from the first place (bot.game.forfeits).
+    for a in others:
+        for b in others:
+            assert (ranks[a] < ranks[b]) == (after[a] < after[b])
+    assert min(after[seat] for seat in others) == 1
 
 
 def test_the_shown_number_and_the_computers_strengths() -> None:

@@ -13,7 +13,8 @@ import pytest
 
 from bot.i18n import translator
 from bot.render import board_text, final_text, render_board, render_final
-from bot.render.words import final_legend, round_end_points
+from bot.render.final import final_layout
+from bot.render.words import Mark, legend, round_end_points
 from engine import Game, view_for
 from engine.game import Round
 from engine.view import SeatView
@@ -81,22 +82,32 @@ def test_fives_says_who_went_out_and_the_block_bonus() -> None:
     assert seen["out"] and seen["blocked"]
 
 
-def test_muggins_gives_the_other_hands_pips_divided_by_five() -> None:
+def division(pips: int) -> str:
+    """«26 ÷ 5 = 5, the remainder is dropped», worked out here."""
+    whole = f"{pips} ÷ 5 = {pips // 5}"
+    return whole + (", the remainder is dropped" if pips % 5 else "")
+
+
+def test_muggins_names_the_tiles_left_and_drops_the_remainder() -> None:
     seen = set()
+    remainders = 0
     for _, rnd, view in finished_rounds("muggins", range(12)):
         text = board_text(view, EN)
         bonus = end_bonus(rnd)
         pips = [sum(t.pips for t in hand) for hand in rnd.hands]
         seen.add(rnd.end)
+        hands = ", ".join(
+            f"{PLAYERS[seat]} {' '.join(f'{t.high}:{t.low}' for t in hand)} ({pips[seat]})"
+            for seat, hand in enumerate(rnd.hands)
+            if hand and seat != (rnd.out[0] if rnd.out else None)
+        )
         if rnd.end == "out":
             winner = rnd.out[0]
             others = sum(pips) - pips[winner]
             assert bonus[winner] == others // 5
-            word = "point" if others // 5 == 1 else "points"
-            line = (
-                f"{PLAYERS[winner]}: +{others // 5} {word} ({others} pips in the other hands ÷ 5)"
-            )
-            assert line in text
+            line = f"{PLAYERS[winner]}: +{others // 5} — left in the other hands: {hands}; "
+            assert line + division(others) in text
+            remainders += others % 5 != 0
         elif rnd.end == "blocked":
             assert "Blocked" in text
             holders = [seat for seat, p in enumerate(pips) if p == min(pips)]
@@ -107,14 +118,36 @@ def test_muggins_gives_the_other_hands_pips_divided_by_five() -> None:
                 seat = holders[0]
                 others = sum(pips) - pips[seat]
                 assert bonus[seat] == others // 5
-                assert f"{PLAYERS[seat]}: +{others // 5} " in text
-                assert f"the fewest pips ({others} in the other hands ÷ 5)" in text
+                listed = ", ".join(
+                    part for part in hands.split(", ") if not part.startswith(PLAYERS[seat] + " ")
+                )
+                line = (
+                    f"{PLAYERS[seat]}: +{others // 5} — the fewest pips in hand ({pips[seat]}); "
+                    f"the other hands: {listed}; {division(others)}"
+                )
+                assert line in text
         else:  # 51 reached mid-round
             assert rnd.end == "target"
             winner = view.standings.winners[0]
             assert f"{PLAYERS[winner]} reached {view.totals[winner]} points" in text
             assert not any(bonus)
     assert {"out", "target"} <= seen
+    assert remainders  # some rounds did drop a remainder
+
+
+def test_the_muggins_round_end_in_russian() -> None:
+    for _, rnd, view in finished_rounds("muggins", range(12)):
+        if rnd.end != "out":
+            continue
+        pips = sum(t.pips for hand in rnd.hands for t in hand)
+        if not pips % 5:
+            continue
+        assert view.last_round is not None
+        line = round_end_points(RU, view, view.last_round)[0]
+        assert "на руках у соперников: " in line
+        assert f"{pips} ÷ 5 = {pips // 5}, остаток отбрасывается" in line
+        return
+    pytest.fail("no muggins round went out with a remainder among the seeds")
 
 
 def test_twolane_gives_each_players_passes_and_penalties() -> None:
@@ -151,25 +184,41 @@ def test_a_new_rounds_caption_and_picture_say_how_the_last_one_ended() -> None:
 def test_the_final_table_explains_its_marks(variant: str) -> None:
     game = played(variant, 5)
     view = view_for(game)
-    notes = final_legend(view, RU)
+    layout = final_layout(view, RU, {0: 7})
+    drawn = " ".join(line.words for line in layout.footer)
+    for note in legend(RU, layout.marks):  # every mark the picture shows, explained there
+        assert " ".join(note.split()) in drawn
+    assert Mark.RATING in layout.marks
+    assert "рейтинг — на сколько изменился рейтинг игрока в этом чате" in drawn
     text = final_text(view, RU)
-    assert all(note in text for note in notes)
-    if view.standings.record is not None:
-        assert "Отрыв — очки победителя минус очки всех остальных" in notes
+    record = view.standings.record
+    if record is not None and record > 0:
+        assert Mark.RECORD in layout.marks
+        assert "Отрыв — очки победителя минус очки всех остальных" in text
     if view.standings.losers:
-        assert "Проигрыш — меньше всех очков, когда кто-то набрал 51" in notes
+        assert "Проигрыш — меньше всех очков, когда кто-то набрал 51" in text
     if variant == "twolane":
-        assert "✓ — кости кончились" in notes and "Сыграно конов" not in text
-    assert notes  # every game has a mark to explain
-    assert "−" in text or view.standings.record is None or view.standings.record >= 0
+        assert "✓ — кости кончились" in text and "Сыграно конов" not in text
+        assert Mark.PENALTY_PLACES in layout.marks
+    else:
+        assert Mark.PLACES in layout.marks
     assert render_final(view, RU).data
 
 
-def test_the_record_is_written_with_a_minus_sign() -> None:
-    for seed in range(30):
+def test_a_record_at_or_below_zero_is_not_shown() -> None:
+    """The fives record may be below zero by the rules; the bot shows only a margin."""
+    seen = {"below": 0, "above": 0}
+    for seed in range(40):
         view = view_for(played("fives", seed))
         record = view.standings.record
-        if record is not None and record < 0:
-            assert f"Отрыв: −{-record}" in final_text(view, RU)
-            return
-    pytest.fail("no fives game with a record below zero among the seeds")
+        if record is None:
+            continue
+        text = final_text(view, RU)
+        layout = final_layout(view, RU)
+        if record > 0:
+            seen["above"] += 1
+            assert f"Отрыв: +{record}" in text and Mark.RECORD in layout.marks
+        else:
+            seen["below"] += 1
+            assert "Отрыв" not in text and Mark.RECORD not in layout.marks
+    assert seen["below"] and seen["above"]
