@@ -24,7 +24,11 @@ from tests.fakebotapi.views import Button, MessageView
 YOUR_MOVE = re.compile(r"Ваш ход|Your move")
 WHOSE_TURN = re.compile(r"Ходит:|Turn:|▶")
 # Words the players' texts must not use (issue "Players II", point 5).
-OLD_WORDS = re.compile(r"\d+ с на ход|с на ход\b|проиграть заново|domino-replay|спиннер")
+OLD_WORDS = re.compile(
+    r"⏳[^\n]*\d с на ход"  # a clock line must say the time left («осталось 85 с»)
+    r"|\b(?:1[2-9]\d|[2-9]\d\d) с\b"  # two minutes and more read as minutes
+    r"|проиграть заново|domino-replay|спиннер"
+)
 # An end's name: a colour and an arrow; a line of them, «🔵⬅️ 6 · 🟠➡️ 1».
 END_NAME = re.compile(r"([🔵🟠⚪⚫])([⬅➡⬆⬇]️)")
 ENDS_LINE = re.compile(r"(?:[🔵🟠⚪⚫][⬅➡⬆⬇]️ \d(?: · |$))+")

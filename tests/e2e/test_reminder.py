@@ -1,0 +1,37 @@
+"""A turn's reminder, through the real bot process: it comes once, and goes with its turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import BotProcess, bot_environment, hand_buttons, open_table
+from tests.e2e.reading import bot_messages
+from tests.fakebotapi import FakeBotApi
+
+
+@pytest.fixture
+def bot_env(api: FakeBotApi, redis_url: str, key_prefix: str) -> dict[str, str]:
+    # A short clock, so that a turn's reminder comes and its turn then runs out.
+    return bot_environment(api, redis_url, key_prefix, TURN_SECONDS="18")
+
+
+def test_a_reminder_goes_once_its_turn_is_over(api: FakeBotApi, bot: BotProcess) -> None:
+    group, people, _ = open_table(api, "fives", "hs")
+    (user,) = people
+    api.wait_for(lambda a: _live_hand(a, user), 30, "his turn")
+    reminder = api.wait_message(
+        user, where=lambda m: (m.text or "").startswith("⏳ На ход осталось"), timeout=30
+    )
+    # He does not move: the move is made for him, and the reminder no longer says
+    # anything true.
+    api.wait_for(lambda a: a.message(user, reminder.id).deleted, 40, "the reminder deleted")
+    note = "Андрей: время вышло, ход сделан автоматически."
+    api.wait_for(
+        lambda a: any(note in m.content for m in bot_messages(a, group)), 30, "the board's note"
+    )
+    sent = [m for m in api.messages(user, from_bot=True, include_deleted=True) if m.photo is None]
+    assert [m.id for m in sent if (m.text or "").startswith("⏳")] == [reminder.id]  # once
+
+
+def _live_hand(api: FakeBotApi, user: int) -> bool:
+    return any(hand_buttons(m) for m in bot_messages(api, user))
