@@ -1,9 +1,10 @@
 """Every way a game ends, through the real bot process: each message tells the truth after it.
 
-One bot, five groups: a game played to its end, one stopped, one whose group removed
-the bot, one everyone left, and a lobby nobody touched (with a short LOBBY_IDLE_SECONDS).
-At the end no message in any chat has live buttons but the final table's Rematch, and
-each player's hand message names how his game ended.
+One bot, six groups: a game played to its end, one a player left (a forfeit, then its
+rematch), one stopped, one whose group removed the bot (and later let it back), one
+everyone left, and a lobby nobody touched (with a short LOBBY_IDLE_SECONDS). At the end
+no message in any chat has live buttons but the final table's Rematch, none claims a
+turn, and each player's hand message names how his game ended.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tests.e2e.harness import (
     open_table,
     play_to_the_end,
 )
+from tests.e2e.reading import bot_messages, claims_a_turn, contents
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import MessageView
 
@@ -31,6 +33,7 @@ IDLE_SECONDS = 8
 FINISHED = "Игра окончена."
 STOPPED = "Игра остановлена по команде /stop (Андрей)."
 REMOVED = "Бота удалили из группы — игра прервана."
+LOBBY_CLOSED = "Лобби в «Домино» закрыто: долго никто ничего не нажимал. Игра не началась."
 EVERYONE_LEFT = "Все вышли из игры — она окончена."
 IDLE_CLOSED = "Лобби закрыто: 1 мин никто ничего не нажимал."
 
@@ -110,6 +113,8 @@ def test_every_way_a_game_ends_leaves_every_message_true(api: FakeBotApi, bot: B
     removed, removed_people, _ = open_table(api, "fives", "hh")
     removed_users = list(removed_people)
     wait_first_hands(api, removed_users)
+    # (once its board is up: the bot is to tell that board how the game ended when let back)
+    api.wait_for(lambda a: any(m.photo for m in bot_messages(a, removed)), 20, "the board")
     api.kick_bot(removed, by=removed_users[0])
     wait_hands_say(api, removed_users, REMOVED)
     handled_at = time.time()  # (a board call already on its way may still have gone)
@@ -130,6 +135,31 @@ def test_every_way_a_game_ends_leaves_every_message_true(api: FakeBotApi, bot: B
     wait_hands_say(api, list(finished_people), "Ваше место:")
     wait_hands_say(api, list(finished_people), "Итоговая таблица — в группе.")  # a basic group
 
+    # Finished with a forfeit: Андрей leaves, the computer plays his seat to the end, and
+    # whatever it made of it he is last, and told so.
+    forfeit, forfeit_people, _ = open_table(api, "twolane", "hhe")
+    quitter, stayer = list(forfeit_people)
+    wait_first_hands(api, [quitter, stayer])
+    assert "до конца этой игры" in (say(api, quitter, forfeit, "/leave").text or "")
+    play_to_the_end(api, forfeit, [Human(api, stayer, random.Random(stayer))], timeout=120)
+    wait_hands_say(api, [quitter], "Вы вышли из игры: последнее место (3 из 3)")
+    table = final_message(api, forfeit)
+    assert table is not None
+    assert "Андрей — выход из игры: последнее место" in (table.caption or ""), table.caption
+    assert not (table.caption or "").startswith("Победитель: Андрей")
+
+    # Its rematch is for its players: someone who watched and the one who left are
+    # refused; the first player to press runs it, without the one who left.
+    watcher = api.add_user("Вадим", language_code="ru")
+    api.set_member(forfeit, watcher)
+    for user in (watcher, quitter):
+        query = api.press_button(user, forfeit, table.id, re.compile("Реванш"))
+        assert api.callback_answer(query).show_alert, user
+    query = api.press_button(stayer, forfeit, table.id, re.compile("Реванш"))
+    assert not api.callback_answer(query).show_alert
+    rematch = api.wait_message(forfeit, after=table.id, where=lambda m: bool(m.buttons))
+    assert "Ирина" in rematch.content and "Андрей" not in rematch.content, rematch.content
+
     # The idle lobby closed by itself, and says so.
     closed = api.wait_for(
         lambda a: IDLE_CLOSED in (a.message(idle_group, idle_lobby).text or ""),
@@ -138,10 +168,21 @@ def test_every_way_a_game_ends_leaves_every_message_true(api: FakeBotApi, bot: B
     )
     assert closed
 
+    # Who had joined the idle lobby is told in private that no game came of it.
+    api.wait_message(idle_users[1], where=lambda m: m.text == LOBBY_CLOSED, timeout=30)
+
     api.wait_quiet(1.0, 30)
     people = idle_users + stopped_users + removed_users + left_users + list(finished_people)
     for chat in [idle_group, stopped, left, finished, *people]:
         assert live_buttons(api, chat) == [], (chat, live_buttons(api, chat))
+    # Nothing claims a turn in a game that is over: no «Ваш ход», no «Ходит», no ▶.
+    for chat in [idle_group, stopped, left, finished, *people, quitter, stayer]:
+        claiming = [contents(m) for m in bot_messages(api, chat) if claims_a_turn(m)]
+        assert claiming == [], (chat, claiming)
+    # /score in the stopped group says how its game ended, not whose turn it was.
+    score = say(api, stopped_users[1], stopped, "/score")
+    assert (score.text or "").startswith(STOPPED), score.text
+    assert not claims_a_turn(score)
     # The group that removed the bot keeps what it showed: the bot may not write there, and
     # does not try.
     assert api.calls(chat_id=removed, since=handled_at) == []
@@ -156,3 +197,15 @@ def test_every_way_a_game_ends_leaves_every_message_true(api: FakeBotApi, bot: B
     ]:
         for user in users:
             assert text in (hand_pictures(api, user)[-1].caption or ""), user
+
+    # Let back into the group that removed it, the bot tells its old board how that game
+    # ended: nobody's turn any more.
+    api.set_bot_status(removed, "member", by=removed_users[0])
+    board = api.wait_for(
+        lambda a: next((m for m in bot_messages(a, removed) if REMOVED in m.content), None),
+        30,
+        "the old board told",
+    )
+    assert board.photo is not None
+    api.wait_quiet(1.0, 30)
+    assert [m.content for m in bot_messages(api, removed) if claims_a_turn(m)] == []
