@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tests.e2e.harness import BotProcess, Human, export_record, final_message
+from tests.e2e.reading import claims_a_turn
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import MessageView
 
@@ -89,6 +90,18 @@ def test_a_whole_practice_game_with_hints(api: FakeBotApi, bot: BotProcess, vari
     boards = [m for m in photos if m.id != final.id and not m.content.startswith(HAND_CAPTION)]
     assert len(boards) == rounds, [m.content[:40] for m in boards]
     assert any(m.edit_count > 0 for m in boards)
+    # No «Мои кости» on a practice board (the hand is right under it), and the result says
+    # where the final table really is: in this chat. No message claims a turn now.
+    assert [m.id for m in boards if m.buttons] == []
+
+    def one_hand(a: FakeBotApi) -> list[MessageView] | None:  # earlier ones are deleted
+        found = [m for m in a.messages(user, from_bot=True) if m.content.startswith(HAND_CAPTION)]
+        return found if len(found) == 1 else None
+
+    hands = api.wait_for(one_hand, 30, "one hand message left")
+    assert "Итоговая таблица — в этом чате." in hands[0].content, hands[0].content
+    assert "в группе" not in hands[0].content
+    assert [m.id for m in api.messages(user, from_bot=True) if claims_a_turn(m)] == []
     assert api.message(user, lobby.id).deleted or not api.message(user, lobby.id).buttons
     chats = {call.chat_id for call in api.calls() if call.chat_id is not None}
     assert chats == {user}, chats
