@@ -448,10 +448,7 @@ def board_caption(
         listed = entries[-RECENT_SHOWN:]
         # Each move names its end as the buttons did just before it.
         named = names_before(game.variant, [e.text for e in moves], len(moves) - len(listed))
-        described = [
-            texts.describe_entry(tr, view, entry, names)
-            for entry, names in zip(listed, named, strict=True)
-        ]
+        described = texts.describe_entries(tr, view, listed, named)
         if len(entries) > RECENT_SHOWN:
             described.insert(0, "…")
         extra.insert(0, html.escape(tr("Since the last picture:")) + " " + "; ".join(described))

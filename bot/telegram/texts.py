@@ -6,7 +6,7 @@ Telegram HTML, so everything that comes from users is escaped here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from bot.i18n import N_, Translator
@@ -145,14 +145,42 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
     return "\n".join(lines)
 
 
+def describe_entries(
+    tr: Translator,
+    view: SeatView,
+    entries: Sequence[MoveEntry],
+    names: Sequence[Mapping[End, EndName] | None],
+) -> list[str]:
+    """Each entry in the caption's words, a player's draws in a row told as one («Ирина:
+    берёт из базара 3 кости»); `names[i]`: the ends' names just before `entries[i]`."""
+    told: list[str] = []
+    run = 0  # draws in a row by the same player, told by the last line
+    for index, entry in enumerate(entries):
+        previous = entries[index - 1] if index else None
+        same = previous is not None and previous.seat == entry.seat and previous.text == "draw"
+        if entry.text == "draw" and same and told:
+            run += 1
+            told[-1] = describe_entry(tr, view, entry, draws=run)
+            continue
+        run = 1
+        told.append(describe_entry(tr, view, entry, names[index]))
+    return told
+
+
 def describe_entry(
-    tr: Translator, view: SeatView, entry: MoveEntry, names: Mapping[End, EndName] | None = None
+    tr: Translator,
+    view: SeatView,
+    entry: MoveEntry,
+    names: Mapping[End, EndName] | None = None,
+    draws: int = 1,
 ) -> str:
     """«Андрей: 3:5 🔵⬅️ (+4)» in the caption's words (HTML); `names`: the ends' names
-    just before the move (see `bot.render.history`)."""
+    just before the move (see `bot.render.history`); `draws`: how many draws in a row."""
     name = localized_name(tr, view.players[entry.seat])
     points = entry.points
-    if entry.text == "draw":
+    if entry.text == "draw" and draws > 1:
+        what = tr.n("drew {count} tile", "drew {count} tiles", draws).format(count=draws)
+    elif entry.text == "draw":
         what = tr("drew a tile")
     elif entry.text == "pass":
         points = ruleset(view.variant).pass_penalty

@@ -15,7 +15,8 @@ from bot.i18n import translator
 from bot.render import board_text, final_text, render_board, render_final
 from bot.render.final import final_layout
 from bot.render.words import Mark, legend, round_end_points
-from engine import Game, view_for
+from bot.telegram.texts import describe_entries
+from engine import Game, MoveEntry, view_for
 from engine.game import Round
 from engine.view import SeatView
 
@@ -222,3 +223,22 @@ def test_a_record_at_or_below_zero_is_not_shown() -> None:
             seen["below"] += 1
             assert "Отрыв" not in text and Mark.RECORD not in layout.marks
     assert seen["below"] and seen["above"]
+
+
+def test_a_players_draws_in_a_row_are_told_as_one() -> None:
+    game = Game.new("fives", ["Андрей", "Ирина"], seed=1)
+    view = view_for(game)
+    tr = translator("ru")
+    entries = [
+        MoveEntry(0, "draw", 0),
+        MoveEntry(0, "draw", 0),
+        MoveEntry(0, "draw", 0),
+        MoveEntry(0, "pass", 0),
+        MoveEntry(1, "draw", 0),
+    ]
+    told = describe_entries(tr, view, entries, [None] * len(entries))
+    assert told == [
+        "Андрей: берёт из базара 3 кости",
+        "Андрей: пас",
+        "Ирина: берёт из базара",
+    ]
