@@ -305,6 +305,12 @@ def test_webhook_serves_telegram_health_and_metrics_on_one_port(
     update = json.dumps({"update_id": 1, "message": {"message_id": 1, "date": 0}}).encode()
     assert post(f"{base}/telegram", update) == 403
     assert post(f"{base}/telegram", update, {"X-Telegram-Bot-Api-Secret-Token": "nope"}) == 403
+    # JSON that is no update object: 400, one line in the log each, no traceback.
+    signed = {"X-Telegram-Bot-Api-Secret-Token": secret}
+    for body in (b"[1,2]", b"null", b"1", b'"x"'):
+        assert post(f"{base}/telegram", body, signed) == 400, body
+    refused = [line for line in bot.log().splitlines() if "webhook: not an update" in line]
+    assert len(refused) == 4, refused
 
     group, people, _ = open_table(api, "twolane", "hee")
     humans = [Human(api, user, random.Random(user)) for user in people]
@@ -314,6 +320,7 @@ def test_webhook_serves_telegram_health_and_metrics_on_one_port(
     assert series(after, "domino_moves_total", variant="twolane") > 0
     assert series(after, "domino_games_finished_total", variant="twolane") == 1
     assert series(after, "domino_errors_total", kind="webhook_forbidden") == 2
+    assert series(after, "domino_errors_total", kind="webhook_bad_update") == 4
     assert series(after, "domino_telegram_calls_total", method="setWebhook", outcome="ok") == 1
 
 
