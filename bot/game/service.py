@@ -34,7 +34,7 @@ from bot.i18n import translator
 from bot.logs import event
 from bot.settings import Settings
 from bot.storage.games import EngineCache
-from bot.storage.models import Level, Match, Seat, StatLine
+from bot.storage.models import Level, Match, Note, Seat, StatLine
 from bot.storage.store import (
     LOST,
     RECORD_TTL,
@@ -553,7 +553,6 @@ class GameService:
             match = tx.match
             if match is None or not match.active:
                 raise Refusal("no_game")
-            tr = translator(match.lang)
             seat_index = match.seat_of(person.user_id)
             if seat_index is None:
                 raise Refusal("not_in_game")
@@ -568,7 +567,7 @@ class GameService:
             if seat.computer:
                 raise Refusal("seat_is_computer")
             seat.computer = seat.left = True
-            match.add_note(tr("{name} left; the computer plays for them.").format(name=seat.name))
+            match.add_note(Note(code="left", name=seat.name))
             assert tx.game is not None
             if not _end_if_nobody_plays(match) and tx.game.turn == seat_index:
                 self._arm_deadline(match, tx.game, now)
@@ -637,13 +636,11 @@ class GameService:
             match = tx.match
             if match is None or match.id != game_id or not match.active:
                 raise Refusal("game_gone")
-            tr = translator(match.lang)
             seat = match.seats[seat_index]
             if seat.computer or seat.user_id is None:
                 raise Refusal("seat_is_computer")
             seat.computer = True
-            note = tr("{name} blocked the bot; the computer plays for them.")
-            match.add_note(note.format(name=seat.name))
+            match.add_note(Note(code="blocked_bot", name=seat.name))
             if _end_if_nobody_plays(match):
                 return
             if match.status == "playing" and tx.game is not None and tx.game.turn == seat_index:
@@ -775,7 +772,6 @@ class GameService:
         moves = await asyncio.to_thread(
             computer.turn_moves, game.copy(), level, match.seed + version, cap
         )
-        tr = translator(match.lang)
 
         def apply(tx: Tx) -> list[MoveEntry]:
             current, engine_game = tx.match, tx.game
@@ -793,12 +789,10 @@ class GameService:
             if timed_out:
                 seated = current.seats[seat_index]
                 seated.missed += 1
-                note = tr("{name} ran out of time; the move was made for them.")
-                current.add_note(note.format(name=seated.name))
+                current.add_note(Note(code="timed_out", name=seated.name))
                 if seated.missed >= MISSES_BEFORE_COMPUTER:
                     seated.computer = True
-                    note = tr("{name} missed three turns; the computer plays for them now.")
-                    current.add_note(note.format(name=seated.name))
+                    current.add_note(Note(code="missed_turns", name=seated.name))
             self._after_moves(current, engine_game, now)
             return entries
 
