@@ -20,7 +20,8 @@ from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
 from bot.game import forfeits, ratings
-from bot.game.service import Current, GameService
+from bot.game.records import Current
+from bot.game.service import GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final

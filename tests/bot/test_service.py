@@ -9,7 +9,9 @@ from redis.asyncio import Redis
 
 from bot.game import computer
 from bot.game.options import MAX_SEATS, LobbyAction
-from bot.game.service import GameService, Person, Refusal
+from bot.game.outcomes import Refusal
+from bot.game.people import Person
+from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import Match
@@ -126,7 +128,7 @@ async def test_refusals_write_nothing(service: GameService) -> None:
         service.leave(CHAT, None, b),
         service.may_stop(CHAT, None, b, False),
         service.rematch(CHAT, None, game.id, a),
-        service.resend_hand(CHAT, None, game.id, a),
+        service.note_hand_request(CHAT, None, game.id, a),
     ]
     codes = []
     for attempt in refusals:

@@ -11,7 +11,8 @@ from redis.asyncio import Redis
 
 from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
-from bot.game.service import DEADLINE_SLACK, GameService
+from bot.game.records import DEADLINE_SLACK
+from bot.game.service import GameService
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Snapshot, Table, ru

@@ -21,7 +21,9 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.game.options import LobbyAction
-from bot.game.service import Current, GameService, Person, Played
+from bot.game.people import Person
+from bot.game.records import Current
+from bot.game.service import GameService, Played
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match, Note, Seat
