@@ -23,6 +23,9 @@ from bot.storage.models import Level, Match, Note
 from engine import DominoError, Game, Move
 
 MISSES_BEFORE_COMPUTER = 3
+# Who plays a turn whose deadline passed: the computer in its own seat, the easy computer
+# for a person whose time ran out; "silence": a game without a clock ends instead.
+DueBy = Literal["computer", "timeout", "silence"]
 # A person's move made for him when his time ran out is the easy computer's, found fast.
 TIMEOUT_THINKING = 0.05
 COMPUTER_THINKING = 0.4
@@ -41,6 +44,8 @@ class HandMove:
 def play(
     match: Match | None, game: Game | None, ask: HandMove, now: Moment, settings: Settings
 ) -> Change | Refusal:
+    """A person's move, if it is his turn and the rules allow it (the engine's refusal
+    otherwise); his count of missed turns starts again."""
     running = _running(match, ask.game_id)
     if isinstance(running, Refusal):
         return running
@@ -76,7 +81,7 @@ class Due:
     game_id: str
     version: int
     seat: int
-    by: Literal["computer", "timeout", "silence"]
+    by: DueBy
     level: Level  # the computer that makes the moves
 
     @property
@@ -95,7 +100,7 @@ def due(match: Match, game: Game | None, now: Moment) -> Due | None:
         return None
     seat = match.seats[seat_index]
     if not seat.human:
-        by: Literal["computer", "timeout", "silence"] = "computer"
+        by: DueBy = "computer"
     else:
         by = "timeout" if has_clock(match.turn_seconds) else "silence"
     level: Level = seat.level if by == "computer" else "easy"
@@ -231,9 +236,7 @@ def note_hand_request(match: Match | None, game_id: str, person: Person) -> Chan
 
 
 def _running(match: Match | None, game_id: str) -> Match | Refusal:
-    if match is None or match.id != game_id:
-        return Refusal("game_gone")
-    if match.status != "playing":
+    if match is None or match.id != game_id or match.status != "playing":
         return Refusal("game_gone")
     return match
 

@@ -61,38 +61,6 @@ async def test_a_missed_deadline_plays_for_the_human_and_says_so(h: Harness) -> 
     assert (answer.text, answer.show_alert) == (ru("stale_button"), True)
 
 
-async def test_three_missed_turns_hand_the_seat_to_the_computer(h: Harness) -> None:
-    table = await h.table("fives")
-    irina = table.users[1]
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
-    for missed in (1, 2, 3):
-        game = await time_out(h, table)
-        assert game.seats[0].missed == missed
-        assert game.seats[0].computer == (missed == 3)
-        if missed < 3:
-            while (await table.to_act()) == irina:
-                await play_by_hand(h, table, irina)
-    await table.board_caption("Андрей пропускает третий ход подряд — место занимает компьютер.")
-    # From now on the computer plays his turns at once, without waiting for a deadline.
-    while (await table.to_act()) == irina:
-        await play_by_hand(h, table, irina)
-    game = await h.game(table.chat)
-    game = await moved(h, table.chat, game.version)
-    assert game.seats[0].computer
-
-
-async def test_a_move_of_his_own_resets_the_count(h: Harness) -> None:
-    table = await h.table("fives")
-    andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
-    game = await time_out(h, table)
-    assert game.seats[0].missed == 1
-    while (await table.to_act()) == irina:
-        await play_by_hand(h, table, irina)
-    game = await play_by_hand(h, table, andrey)
-    assert game.seats[0].missed == 0
-
-
 async def test_computer_seats_play_without_waiting_for_the_clock(h: Harness) -> None:
     table = await h.table("fives", people=1, computers="s")
     (andrey,) = table.users
