@@ -30,7 +30,7 @@ import json
 from dataclasses import fields
 from typing import Any
 
-from engine.errors import StateError
+from engine.errors import NewerFormatError, StateError
 from engine.game import Game, Round
 from engine.tiles import ALL_TILES, Tile
 
@@ -126,7 +126,8 @@ def _respell(text: str, table: dict[str, str]) -> str | None:
 
 
 def unpack(text: str) -> Game:
-    """The game `pack` wrote; `StateError` if the text is malformed or the rules refuse it."""
+    """The game `pack` wrote; `StateError` if the text is malformed or the rules refuse it,
+    `NewerFormatError` (a `StateError`) if its header names a later format than `FORMAT`."""
     if not isinstance(text, str):
         raise StateError("a packed game is a text")
     lines = text.split("\n")
@@ -205,6 +206,8 @@ def _empty_game(line: str) -> Game:
         header = json.loads(line)
     except (ValueError, RecursionError):
         raise StateError("the header is not JSON") from None
+    if _newer_format(header):
+        raise NewerFormatError(f"the header names format {header[0]}; this engine reads {FORMAT}")
     if not isinstance(header, list) or len(header) != 5 or header[0] != FORMAT:
         raise StateError("the header is not one of format 1")
     _, variant, target, seed, players = header
@@ -225,6 +228,18 @@ def _empty_game(line: str) -> Game:
     if _header(game) != line:
         raise StateError("the header is not written as pack writes it")
     return game
+
+
+def _newer_format(header: Any) -> bool:
+    """Whether a parsed header names a later format than this engine's (whatever else a
+    later format's header may hold: only its first item is known to be the format)."""
+    return (
+        isinstance(header, list)
+        and bool(header)
+        and isinstance(header[0], int)
+        and not isinstance(header[0], bool)
+        and header[0] > FORMAT
+    )
 
 
 def _is_int_or_none(value: Any) -> bool:

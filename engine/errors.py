@@ -58,6 +58,12 @@ class StateError(DominoError):
     code = "bad_state"
 
 
+class NewerFormatError(StateError):
+    """A stored game state in a later format than this engine's: a newer release wrote it."""
+
+    code = "newer_state"
+
+
 class RecordError(DominoError):
     """A game record the rules do not allow; the message names the place."""
 

@@ -20,7 +20,8 @@ from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
 from bot.game import forfeits, ratings
-from bot.game.service import Current, GameService
+from bot.game.records import Current
+from bot.game.service import GameService
 from bot.i18n import Translator, translator
 from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
@@ -32,6 +33,7 @@ from bot.storage.subscriptions import Subscriptions
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.budget import Priority, Ticket
+from bot.telegram.note_texts import note_text
 from engine import Game, SeatView, view_for
 
 log = logging.getLogger(__name__)
@@ -439,7 +441,7 @@ def board_caption(
     last picture (of that round) and the events since."""
     base = "\n".join(filter(None, [board_text(view, tr), clock]))
     notes = match.notes_since(shown.notes_shown)
-    extra = [html.escape(note) for note in notes]
+    extra = [html.escape(note_text(tr, note)) for note in notes]
     same_board = shown.board.round_number == round_number
     already = shown.board.shows_actions if same_board else 0
     moves = game.rounds[round_number - 1].moves

@@ -30,7 +30,8 @@ from bot.delivery.group import GroupConverger
 from bot.delivery.hands import HandConverger
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import hand_want
-from bot.game.service import DEADLINE_SLACK, Current, GameService
+from bot.game.records import DEADLINE_SLACK, Current
+from bot.game.service import GameService
 from bot.i18n import N_, translator
 from bot.settings import Settings
 from bot.storage.store import BrokenGameError, NewerGameError, Store

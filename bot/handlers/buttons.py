@@ -16,7 +16,8 @@ from telegram.ext import ContextTypes
 
 from bot.game import hints, rulebook
 from bot.game.options import LobbyAction
-from bot.game.service import Current, Refusal
+from bot.game.outcomes import Refusal
+from bot.game.records import Current
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
 from bot.render.ends import EndName
@@ -140,7 +141,7 @@ async def _group_button(
         text = tr("The game was stopped.") if stopped else tr("The game goes on.")
         await api.edit_text(query.get_bot(), chat_id, message.message_id, text)
     elif button.kind == cb.HAND_REQUEST:
-        await service.resend_hand(chat_id, thread_id, button.game_id, who)
+        await service.note_hand_request(chat_id, thread_id, button.game_id, who)
         where = (  # in practice the board and the hand share this chat
             tr("Your tiles come below.")
             if practice_chat(chat_id)

@@ -11,7 +11,7 @@ from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from bot.game import forfeits, ratings, rulebook
-from bot.game.service import Refusal
+from bot.game.outcomes import Refusal
 from bot.handlers import notify, repeats
 from bot.handlers.common import (
     deps,

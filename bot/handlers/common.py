@@ -12,7 +12,8 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.delivery.scheduler import Delivery
-from bot.game.service import GameService, Person
+from bot.game.people import Person
+from bot.game.service import GameService
 from bot.i18n import Translator, normalize, translator
 from bot.settings import Settings
 from bot.storage.store import Store

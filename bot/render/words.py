@@ -146,6 +146,12 @@ def _computer_name_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{choices})(\d{{1,2}})")
 
 
+def computer_name(lang: str, number: int) -> str:
+    """The name a computer player is given when it takes a seat: «Компьютер 2» in a chat
+    that speaks Russian (`localized_name` shows it in the chat's language later)."""
+    return translator(lang)(COMPUTER_NAME).format(number=number)
+
+
 def localized_name(tr: Translate, name: str) -> str:
     """A computer player's name in the chat's language now (it was named in the lobby's,
     and the chat may have switched language since); any other name as it is."""

@@ -42,9 +42,10 @@ class EngineCache:
         self._keep(match_id, text, game)
         return game.copy()
 
-    def keep(self, match_id: str, game: Game) -> str:
-        """Remember `game` (which the caller must not change any more); its text."""
-        text = pack(game)
+    def keep(self, match_id: str, game: Game, text: str | None = None) -> str:
+        """Remember `game` (which the caller must not change any more); its text (`text`:
+        its `pack()`, if the caller has it already)."""
+        text = pack(game) if text is None else text
         self._keep(match_id, text, game)
         return text
 

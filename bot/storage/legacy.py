@@ -1,4 +1,12 @@
-"""The first release's record of a chat's game (format 1), read so that its games play on.
+"""Records of a chat's game written by earlier releases, read so that their games play on.
+
+Format 2 differs from this release's only in its notes, kept as sentences in the
+chat's language of that moment: `second_release` reads them as "text" notes, shown
+as they are (this release stores codes and chooses the words when it shows them).
+The match is written in this release's format by the next change the service makes
+to it; until then the record stays as it was.
+
+Format 1, the first release's record:
 
 The first release kept a chat's game and what its messages showed in one record,
 `ChatGame`, with no `format` field, under the same key as this release's `Match`.
@@ -17,7 +25,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
+from bot.storage.models import (
+    MATCH_FORMAT,
+    BoardMessage,
+    GroupDelivery,
+    HandDelivery,
+    Match,
+    Note,
+    Seat,
+)
 from engine import Game, pack
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
@@ -84,6 +100,28 @@ class ChatGame(BaseModel):
     engine: dict[str, Any] | None = None  # engine.Game.to_json()
 
 
+SECOND_FORMAT = 2
+
+
+def second_release(raw: bytes | str) -> Match | None:
+    """A format 2 record as this release's match, or None if it is not one (or does not read)."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != SECOND_FORMAT:
+        return None
+    notes = data.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(note, str) for note in notes):
+        return None
+    data["format"] = MATCH_FORMAT
+    data["notes"] = [Note(code="text", text=note) for note in notes]
+    try:
+        return Match.model_validate(data)
+    except ValidationError:
+        return None
+
+
 class UnreadableLegacy(Exception):
     """A first-release record whose game cannot be read."""
 
@@ -145,7 +183,8 @@ def split(old: ChatGame, lang: str) -> Split:
         lobby_rev=old.lobby_rev,
         chat_title=old.chat_title,
         lang=lang,
-        notes=old.notes,  # the first release cleared notes once shown: these are still due
+        # The first release cleared notes once shown: these are still due.
+        notes=[Note(code="text", text=note) for note in old.notes],
         deadline=old.deadline,
         engine=engine,
     )

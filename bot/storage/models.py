@@ -19,8 +19,12 @@ Level = Literal["easy", "strong"]
 # How a cancelled match ended (a finished one is "over"): what every message of it says.
 Ending = Literal["stopped", "bot_removed", "everyone_left", "idle", "silence"]
 
-MATCH_FORMAT = 2  # 1: the single `ChatGame` record of the first release
+# 1: the single `ChatGame` record of the first release; 2: notes kept as sentences.
+MATCH_FORMAT = 3
 NOTES_KEPT = 20  # events kept for board captions; older ones are dropped
+# What a note tells (bot.telegram.note_texts has the words): "text" is a note kept as a
+# sentence before notes were codes (format 2), shown as it is.
+NoteCode = Literal["timed_out", "missed_turns", "left", "blocked_bot", "text"]
 
 
 def practice_chat(chat_id: int) -> bool:
@@ -48,6 +52,17 @@ class Seat(BaseModel):
         return self.user_id is not None and not self.computer
 
 
+class Note(BaseModel):
+    """An event for the board caption: what happened to whom. Its words are chosen when
+    it is shown, in the chat's language then."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: NoteCode
+    name: str = ""  # the player it is about
+    text: str = ""  # a "text" note's sentence
+
+
 class Match(BaseModel):
     """A chat's (or forum topic's) game, from lobby to the final table (the service's record)."""
 
@@ -69,7 +84,7 @@ class Match(BaseModel):
     lobby_rev: int = 0  # +1 on every change the lobby message shows
     chat_title: str = ""
     lang: str = "ru"  # the group's language when the lobby opened (/lang changes it too)
-    notes: list[str] = Field(default_factory=list)  # events for the board caption, oldest first
+    notes: list[Note] = Field(default_factory=list)  # events for the board caption, oldest first
     notes_dropped: int = 0  # notes removed from the front: notes[i] is event number dropped + i
     deadline: float | None = None  # when the seat to act is played for (computer or timeout)
     engine: str | None = None  # engine.pack() of the game once it started
@@ -92,13 +107,13 @@ class Match(BaseModel):
         """Events noted so far (dropped ones included): the number a caption has shown up to."""
         return self.notes_dropped + len(self.notes)
 
-    def add_note(self, text: str) -> None:
-        self.notes.append(text)
+    def add_note(self, note: Note) -> None:
+        self.notes.append(note)
         if len(self.notes) > NOTES_KEPT:
             del self.notes[0]
             self.notes_dropped += 1
 
-    def notes_since(self, shown: int) -> list[str]:
+    def notes_since(self, shown: int) -> list[Note]:
         return self.notes[max(0, shown - self.notes_dropped) :]
 
     def seat_of(self, user_id: int) -> int | None:

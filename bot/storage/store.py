@@ -30,7 +30,14 @@ from redis.asyncio import Redis
 from bot import metrics
 from bot.storage import scripts
 from bot.storage.keys import Keys
-from bot.storage.legacy import ChatGame, UnreadableLegacy, first_release, split
+from bot.storage.legacy import (
+    SECOND_FORMAT,
+    ChatGame,
+    UnreadableLegacy,
+    first_release,
+    second_release,
+    split,
+)
 from bot.storage.models import (
     MATCH_FORMAT,
     GroupDelivery,
@@ -621,12 +628,16 @@ async def backoff(attempt: int) -> None:
 
 def parse_match(raw: bytes | str | None) -> Match | None:
     """The stored match; BrokenGameError if it cannot be read, NewerGameError if it is a
-    newer release's (never rewritten as ours), `_FirstRelease` for a format 1 record."""
+    newer release's (never rewritten as ours), `_FirstRelease` for a format 1 record. A
+    format 2 record is read as this release's (bot.storage.legacy)."""
     if raw is None:
         return None
     try:
         match = Match.model_validate_json(raw)
     except ValidationError as exc:
+        earlier = second_release(raw)
+        if earlier is not None:
+            return earlier
         newer = _newer_format(raw)
         if newer is not None:
             raise NewerGameError(f"stored game has format {newer}", _bytes(raw)) from None
@@ -637,6 +648,9 @@ def parse_match(raw: bytes | str | None) -> Match | None:
         raise BrokenGameError(message, _bytes(raw)) from None
     if match.format > MATCH_FORMAT:
         raise NewerGameError(f"stored game has format {match.format}", _bytes(raw))
+    if match.format == SECOND_FORMAT and not match.notes:  # as ours but for its format
+        match.format = MATCH_FORMAT
+        return match
     if match.format != MATCH_FORMAT:
         message = f"stored game has format {match.format}; this release reads {MATCH_FORMAT}"
         raise BrokenGameError(message, _bytes(raw))

@@ -29,7 +29,8 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.delivery.scheduler import Delivery
 from bot.game import computer
-from bot.game.service import DEADLINE_SLACK, GameService
+from bot.game.records import DEADLINE_SLACK
+from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import translator
 from bot.settings import Settings

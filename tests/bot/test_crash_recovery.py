@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.delivery.liveness import Liveness
-from bot.game.service import RETRY_AFTER_CRASH, Person
+from bot.game.people import Person
+from bot.game.records import RETRY_AFTER_CRASH
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
 from engine import Game, pack
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table

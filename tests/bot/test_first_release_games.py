@@ -17,7 +17,8 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.game.options import LobbyAction
-from bot.game.service import GameService, Person
+from bot.game.people import Person
+from bot.game.service import GameService
 from bot.storage.legacy import first_release
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match
 from bot.storage.store import GameLostError, NewerGameError, parse_match

@@ -292,6 +292,6 @@ async def test_a_stopped_game_counts_as_abandoned(h: Harness) -> None:
 
 
 def _person(table: Any) -> Any:
-    from bot.game.service import Person
+    from bot.game.people import Person
 
     return Person(table.users[0], "Андрей", "ru")

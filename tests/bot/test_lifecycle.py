@@ -245,21 +245,6 @@ async def test_my_tiles_on_a_seat_the_computer_took_over_says_so(h: Harness) -> 
     assert len(h.api.messages(andrey, from_bot=True)) == sent
 
 
-async def test_a_player_who_left_is_not_credited_with_the_seats_win(h: Harness) -> None:
-    table = await h.table("fives")
-
-    def both_left(match: object) -> None:
-        for seat in match.seats:  # type: ignore[attr-defined]
-            seat.left = True
-
-    await h.store_change(table.chat, None, both_left)
-    await h.finish(table.chat)
-    stats = await h.store.stats(table.chat)
-    assert {user: (line.games, line.wins, line.points) for user, line in stats.items()} == {
-        user: (1, 0, 0) for user in table.users
-    }
-
-
 async def test_a_leaver_counts_a_game_and_no_win(h: Harness) -> None:
     table = await h.table("fives")
     andrey, irina = table.users

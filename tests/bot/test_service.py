@@ -1,4 +1,5 @@
-"""The game service on real Redis, without Telegram: races between people pressing at once."""
+"""The game service on real Redis, without Telegram: a rule's refusal or "nothing to do"
+writes nothing, and people pressing at once change the match once."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from redis.asyncio import Redis
 
 from bot.game import computer
 from bot.game.options import MAX_SEATS, LobbyAction
-from bot.game.service import GameService, Person, Refusal
+from bot.game.outcomes import Refusal
+from bot.game.people import Person
+from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import Match
@@ -106,48 +109,62 @@ async def test_a_double_tap_plays_once(service: GameService) -> None:
     assert unpack(stored.engine).version == chosen.version + 1
 
 
-async def test_refusals_write_nothing(service: GameService) -> None:
+async def test_a_refusal_is_raised_and_nothing_is_written(service: GameService) -> None:
+    """One refusal of each kind of rule, through the service (every refusal of the rules
+    is checked without Redis: test_lobby.py, test_turns.py)."""
     a, b = people(2)
     game = (await service.new_game(CHAT, None, a, "muggins", ""))[0].match
     before = await raw(service)
-
-    def lobby(action: LobbyAction, who: Person, value: str = "", game_id: str = game.id) -> object:
-        return service.lobby_action(CHAT, None, game_id, action, value, who, False)
-
+    told: list[object] = []
+    service.on_change = lambda current, due: told.append(current)
     refusals = [
-        lobby(LobbyAction.START, b),
-        lobby(LobbyAction.START, a),
-        lobby(LobbyAction.TARGET, a, "50"),
-        lobby(LobbyAction.VARIANT, a, "chess"),
-        lobby(LobbyAction.TIME, a, "45"),
-        lobby(LobbyAction.VARIANT, a, "fives", game_id="other"),
-        lobby(LobbyAction.CANCEL, b),
-        lobby(LobbyAction.LEAVE, b),
+        service.lobby_action(CHAT, None, game.id, LobbyAction.START, "", b, False),
+        service.join(CHAT, None, "another1", b),
         service.leave(CHAT, None, b),
         service.may_stop(CHAT, None, b, False),
+        service.stop(CHAT, None, game.id, b, False),
         service.rematch(CHAT, None, game.id, a),
-        service.resend_hand(CHAT, None, game.id, a),
+        service.note_hand_request(CHAT, None, game.id, a),
     ]
     codes = []
     for attempt in refusals:
         with pytest.raises(Refusal) as caught:
-            await attempt  # type: ignore[misc]
+            await attempt
         codes.append(caught.value.code)
     assert codes == [
         "creator_only",
-        "need_players",
-        "no_target_option",
-        "stale_button",
-        "stale_button",
         "game_gone",
+        "not_in_game",
         "creator_or_admin_only",
-        "not_in_game",
-        "not_in_game",
         "creator_or_admin_only",
         "game_running",
         "game_gone",
     ]
-    assert await raw(service) == before
+    assert await raw(service) == before and told == []
+
+
+async def test_nothing_to_do_writes_nothing_and_tells_nobody(service: GameService) -> None:
+    a, b = people(2)
+    current, _ = await service.new_game(CHAT, None, a, "fives", "")
+    game_id = current.match.id
+    await service.join(CHAT, None, game_id, b)
+    before = await raw(service)
+    told: list[object] = []
+    service.on_change = lambda current, due: told.append(current)
+    again, joined = await service.join(CHAT, None, game_id, b)
+    assert not joined and again.raw == before
+    running, created = await service.new_game(CHAT, None, b, "muggins", "")
+    assert not created and running.match.id == game_id
+    pressed = await service.lobby_action(
+        CHAT, None, game_id, LobbyAction.VARIANT, "fives", a, False
+    )
+    assert pressed.match.variant == "fives" and pressed.raw == before
+    assert not await service.close_idle_lobby(CHAT, None, game_id)  # not idle yet
+    assert await service.run_due(CHAT, None) is None
+    assert await raw(service) == before and told == []
+    # A change is written, and told.
+    await service.lobby_action(CHAT, None, game_id, LobbyAction.VARIANT, "twolane", a, False)
+    assert await raw(service) != before and len(told) == 1
 
 
 async def test_a_finished_game_counts_once_even_at_once(service: GameService) -> None:

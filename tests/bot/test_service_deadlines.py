@@ -11,7 +11,8 @@ from redis.asyncio import Redis
 
 from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
-from bot.game.service import DEADLINE_SLACK, GameService
+from bot.game.records import DEADLINE_SLACK
+from bot.game.service import GameService
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Snapshot, Table, ru
@@ -58,38 +59,6 @@ async def test_a_missed_deadline_plays_for_the_human_and_says_so(h: Harness) -> 
     # it: the bot may already have taken it off the message).
     answer = await h.forge(andrey, andrey, old_hand.buttons[0].callback_data)
     assert (answer.text, answer.show_alert) == (ru("stale_button"), True)
-
-
-async def test_three_missed_turns_hand_the_seat_to_the_computer(h: Harness) -> None:
-    table = await h.table("fives")
-    irina = table.users[1]
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
-    for missed in (1, 2, 3):
-        game = await time_out(h, table)
-        assert game.seats[0].missed == missed
-        assert game.seats[0].computer == (missed == 3)
-        if missed < 3:
-            while (await table.to_act()) == irina:
-                await play_by_hand(h, table, irina)
-    await table.board_caption("Андрей пропускает третий ход подряд — место занимает компьютер.")
-    # From now on the computer plays his turns at once, without waiting for a deadline.
-    while (await table.to_act()) == irina:
-        await play_by_hand(h, table, irina)
-    game = await h.game(table.chat)
-    game = await moved(h, table.chat, game.version)
-    assert game.seats[0].computer
-
-
-async def test_a_move_of_his_own_resets_the_count(h: Harness) -> None:
-    table = await h.table("fives")
-    andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
-    game = await time_out(h, table)
-    assert game.seats[0].missed == 1
-    while (await table.to_act()) == irina:
-        await play_by_hand(h, table, irina)
-    game = await play_by_hand(h, table, andrey)
-    assert game.seats[0].missed == 0
 
 
 async def test_computer_seats_play_without_waiting_for_the_clock(h: Harness) -> None:

@@ -1,8 +1,9 @@
 """Games stored by an earlier release load and play on after an upgrade.
 
-`tests/data/stored/` holds the exact bytes this release's service stored for a
-chat's game at chosen moments (see its README.md: they are never regenerated in
-place). Each one must parse with the format it was written in, and the service,
+`tests/data/stored/` holds the exact bytes a release's service stored for a chat's
+game at chosen moments (see its README.md: they are never regenerated in place):
+format 2 in the folder itself, format 3 (this release's) in `v3/`. Each one must
+parse as this release's match, and the service,
 given those bytes in a fresh key of the real Redis, must carry the game on to its
 end: people's moves, turn deadlines and computer seats, with the engine's
 invariants holding after every action. A value it cannot read must be reported as
@@ -20,10 +21,12 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.game.options import LobbyAction
-from bot.game.service import Current, GameService, Person, Played
+from bot.game.people import Person
+from bot.game.records import Current
+from bot.game.service import GameService, Played
 from bot.settings import Settings
 from bot.storage.keys import Keys
-from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match, Seat
+from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match, Note, Seat
 from bot.storage.store import (
     BrokenGameError,
     GameLostError,
@@ -35,9 +38,16 @@ from engine import ALL_TILES, Game, pack, unpack
 from engine.compact import FORMAT as ENGINE_FORMAT
 
 STORED = Path(__file__).resolve().parents[1] / "data" / "stored"
-MANIFEST: dict[str, Any] = json.loads((STORED / "manifest.json").read_text())
-FILES: dict[str, dict[str, Any]] = MANIFEST["files"]
-NAMES = sorted(FILES)
+# Each format's stored games, by the folder they are in.
+FOLDERS = {2: STORED, 3: STORED / "v3"}
+MANIFESTS: dict[int, dict[str, Any]] = {
+    written: json.loads((folder / "manifest.json").read_text())
+    for written, folder in FOLDERS.items()
+}
+# "v<format>/<file name>" of every stored game.
+NAMES = sorted(
+    f"v{written}/{name}" for written, found in MANIFESTS.items() for name in found["files"]
+)
 TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 COMPUTER_DELAY = 1.5
 MAX_ACTIONS = 400  # every stored game ends well within this (the longest takes ~190)
@@ -71,8 +81,26 @@ def new_service(redis_client: Redis, key_prefix: str, clock: Clock) -> GameServi
     return GameService(Store(redis_client, Keys(key_prefix)), settings, clock=clock)
 
 
+def path_of(name: str) -> Path:
+    """The file of a stored game ("v3/fives-lobby.match.json"), or of one beside it."""
+    written, _, file_name = name.partition("/")
+    return FOLDERS[int(written.removeprefix("v"))] / file_name
+
+
 def raw_of(name: str) -> bytes:
-    return (STORED / name).read_bytes()
+    return path_of(name).read_bytes()
+
+
+def expected_of(name: str) -> dict[str, Any]:
+    written, _, file_name = name.partition("/")
+    found: dict[str, Any] = MANIFESTS[int(written.removeprefix("v"))]["files"][file_name]
+    return found
+
+
+def beside(name: str, suffix: str) -> Path:
+    """The delivery record stored beside a match file (`suffix`: ".group.json" ...)."""
+    path = path_of(name)
+    return path.with_name(path.name.removesuffix(".match.json") + suffix)
 
 
 def check_engine(game: Game) -> None:
@@ -94,15 +122,19 @@ def check_engine(game: Game) -> None:
 # -- the files as they are ------------------------------------------------------------
 
 
-def test_the_manifest_lists_every_stored_game() -> None:
-    assert MANIFEST["match_format"] == MATCH_FORMAT == 2
-    assert MANIFEST["engine_format"] == ENGINE_FORMAT == 1
-    assert sorted(p.name for p in STORED.glob("*.match.json")) == NAMES
-    moments = {(f["variant"], f["moment"]) for f in FILES.values()}
-    for variant in ("fives", "muggins", "twolane"):
-        for moment in ("lobby", "midround-computer", "midround-human", "over"):
-            assert (variant, moment) in moments
-    assert ("fives", "roundend") in moments and ("muggins", "roundend") in moments
+def test_the_manifests_list_every_stored_game() -> None:
+    assert max(FOLDERS) == MATCH_FORMAT == 3  # this release's own games are kept too
+    for written, manifest in MANIFESTS.items():
+        assert manifest["match_format"] == written
+        assert manifest["engine_format"] == ENGINE_FORMAT == 1
+        files = manifest["files"]
+        assert sorted(p.name for p in FOLDERS[written].glob("*.match.json")) == sorted(files)
+        assert all(entry["format"] == written for entry in files.values())
+        moments = {(f["variant"], f["moment"]) for f in files.values()}
+        for variant in ("fives", "muggins", "twolane"):
+            for moment in ("lobby", "midround-computer", "midround-human", "over"):
+                assert (variant, moment) in moments
+        assert ("fives", "roundend") in moments and ("muggins", "roundend") in moments
 
 
 # The fields of each match format. A release that adds, drops or renames one must
@@ -117,22 +149,48 @@ MATCH_FIELDS = {
         ("stopped_by", "topic", "lobby_touched"),
         ("name", "user_id", "level", "lang", "computer", "left", "missed", "hand_requests"),
     ),
+    # The notes became codes with the player's name (format 2 kept sentences).
+    3: (
+        ("format", "rev", "id", "chat_id", "thread_id", "status", "variant", "creator_id"),
+        ("creator_name", "seats", "target", "turn_seconds", "seed", "lobby_rev"),
+        ("chat_title", "lang", "notes", "notes_dropped", "deadline", "engine", "ended"),
+        ("stopped_by", "topic", "lobby_touched"),
+        ("name", "user_id", "level", "lang", "computer", "left", "missed", "hand_requests"),
+        ("code", "name", "text"),
+    ),
 }
 
 
 def test_a_change_of_the_match_fields_comes_with_a_new_format() -> None:
-    *match_rows, seat_fields = MATCH_FIELDS[MATCH_FORMAT]
+    *match_rows, seat_fields, note_fields = MATCH_FIELDS[MATCH_FORMAT]
     assert tuple(Match.model_fields) == tuple(f for row in match_rows for f in row)
     assert tuple(Seat.model_fields) == seat_fields
+    assert tuple(Note.model_fields) == note_fields
+
+
+# How each format kept the note that Андрей's time ran out.
+TIMED_OUT_NOTES = {
+    2: Note(code="text", text="Андрей: время вышло, ход сделан автоматически."),
+    3: Note(code="timed_out", name="Андрей"),
+}
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_stored_game_parses_as_it_was_written(name: str) -> None:
-    expected = FILES[name]
+    expected = expected_of(name)
     raw = raw_of(name)
     match = parse_match(raw)
     assert match is not None
-    assert match.format == expected["format"] == MATCH_FORMAT
+    assert match.format == MATCH_FORMAT  # read as this release's, whatever it was written in
+    written = json.loads(raw)
+    assert written["format"] == expected["format"]
+    if written["format"] == 2:  # its notes were sentences: shown as they were written
+        assert match.notes == [Note(code="text", text=note) for note in written["notes"]]
+    else:
+        assert [note.model_dump() for note in match.notes] == written["notes"]
+    if expected["moment"] == "midround-human":  # Андрей missed a turn: a note says so
+        said = TIMED_OUT_NOTES[written["format"]]
+        assert match.seats[0].missed == 1 and match.notes == [said]
     assert match.variant == expected["variant"]
     assert match.status == expected["status"]
     assert match.rev == expected["rev"]
@@ -156,11 +214,10 @@ def test_a_stored_game_parses_as_it_was_written(name: str) -> None:
         assert game.turn is not None
         assert match.seats[game.turn].human == (expected["to_act"] == "human")
     # The delivery records stored beside it (this release's models) parse too.
-    stem = name.removesuffix(".match.json")
-    group = GroupDelivery.model_validate_json((STORED / f"{stem}.group.json").read_bytes())
+    group = GroupDelivery.model_validate_json(beside(name, ".group.json").read_bytes())
     assert group.game_id == match.id
     for seat, place in enumerate(match.seats):
-        path = STORED / f"{stem}.hand-{seat}.json"
+        path = beside(name, f".hand-{seat}.json")
         assert path.exists() == (place.user_id is not None)
         if path.exists():
             assert HandDelivery.model_validate_json(path.read_bytes()).game_id == match.id
@@ -176,12 +233,11 @@ async def put(service: GameService, name: str) -> Match:
     assert match is not None
     keys, redis = service.store.keys, service.store.redis
     await redis.set(keys.game(match.chat_id, match.thread_id), raw)
-    stem = name.removesuffix(".match.json")
-    group = STORED / f"{stem}.group.json"
+    group = beside(name, ".group.json")
     if group.exists():
         await redis.set(keys.group(match.chat_id, match.thread_id), group.read_bytes())
     for seat in range(len(match.seats)):
-        hand = STORED / f"{stem}.hand-{seat}.json"
+        hand = beside(name, f".hand-{seat}.json")
         if hand.exists():
             await redis.set(keys.hand(match.chat_id, match.thread_id, seat), hand.read_bytes())
     return match
@@ -255,7 +311,7 @@ async def play_to_the_end(
 async def test_a_stored_game_loads_and_plays_on(
     name: str, service: GameService, clock: Clock
 ) -> None:
-    expected = FILES[name]
+    expected = expected_of(name)
     stored = await put(service, name)
     chat, thread = stored.chat_id, stored.thread_id
     current = await service.current(chat, thread)
@@ -293,6 +349,14 @@ async def test_a_stored_game_loads_and_plays_on(
         assert game is not None and game.version == expected["version"]
 
     final, actions = await play_to_the_end(service, clock, current, random.Random(name))
+    # Written in this release's format by its first change, the notes it had kept.
+    assert json.loads(await stored_raw(service, stored) or b"")["format"] == MATCH_FORMAT
+    after = final.match
+    kept = range(max(stored.notes_dropped, after.notes_dropped), stored.notes_total)
+    for number in kept if after.id == stored.id else ():  # (not the rematch of one over)
+        assert (
+            after.notes[number - after.notes_dropped] == stored.notes[number - stored.notes_dropped]
+        )
     assert actions >= (1 if stored.status == "playing" else 5)
     assert final.game is not None and final.game.over
     record = await service.store.last_record(chat, thread)
@@ -306,12 +370,12 @@ async def test_a_stored_game_loads_and_plays_on(
 # -- what cannot be read ------------------------------------------------------------------
 
 
-def _real() -> bytes:
-    return raw_of("fives-midround-human.match.json")
+def _real(written: int = MATCH_FORMAT) -> bytes:
+    return raw_of(f"v{written}/fives-midround-human.match.json")
 
 
-def _with(**changes: Any) -> bytes:
-    data = json.loads(_real())
+def _with(written: int = MATCH_FORMAT, **changes: Any) -> bytes:
+    data = json.loads(_real(written))
     data.update(changes)
     return json.dumps(data, ensure_ascii=False).encode()
 
@@ -323,7 +387,10 @@ UNREADABLE = {
     "a json list": b"[1, 2, 3]",
     "an empty object": b"{}",
     "cut short": _real()[: len(_real()) // 2],
-    "a future format with a new field": _with(format=3, new_field=1),
+    "a future format with a new field": _with(format=MATCH_FORMAT + 1, new_field=1),
+    "notes in words in this format": _with(notes=["Андрей: время вышло."]),
+    "format 2 with notes of this format": _with(2, notes=[{"code": "left", "name": "Андрей"}]),
+    "format 2 with a field of no format": _with(2, new_field=1),
     "an old single record (format 1)": json.dumps(
         {"format": 1, "chat_id": 1, "state": "lobby"}
     ).encode(),

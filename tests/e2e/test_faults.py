@@ -32,7 +32,7 @@ import pytest
 import redis
 
 from bot.storage.keys import Keys
-from bot.storage.models import GroupDelivery, Match
+from bot.storage.models import GroupDelivery, Match, Note
 from bot.storage.store import parse_match
 from engine import Game, Play, replay, summary, unpack, view_for
 from tests.e2e.harness import (
@@ -708,8 +708,7 @@ def test_a_flaky_telegram_and_a_player_who_blocks_the_bot(
         assert not doubled, doubled
         # Only the seat of the one who blocked the bot changed hands.
         assert not match.seats[stays_seat].computer
-        note = russian("{name} blocked the bot; the computer plays for them.")
-        assert note.format(name=people[leaves.user]) in match.notes
+        assert Note(code="blocked_bot", name=people[leaves.user]) in match.notes
         given = api.random_faults_given()
     errors = sum(n for kind, n in given.items() if kind.isdigit())
     assert errors >= 2 and sum(given.values()) - errors >= 2, given

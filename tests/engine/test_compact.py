@@ -15,6 +15,7 @@ from engine import (
     ALL_TILES,
     Game,
     Move,
+    NewerFormatError,
     StateError,
     catch_up,
     pack,
@@ -23,7 +24,7 @@ from engine import (
     unpack,
 )
 from engine.ai.greedy import greedy_move_in
-from engine.compact import _text, _token
+from engine.compact import FORMAT, _text, _token
 from tests.engine.helpers import deal, names, position, push_all, tiles
 from tests.engine.test_properties import examples, games, new_game, written
 
@@ -220,6 +221,34 @@ def test_a_text_that_is_no_text_is_refused():
         unpack(b"[1]")  # type: ignore[arg-type]
     with pytest.raises(StateError):
         catch_up(a_game(), None, "")  # type: ignore[arg-type]
+
+
+def test_a_later_format_is_told_apart_from_a_broken_text():
+    """A newer release's engine may write a header of another shape: only its format is
+    known. Such a text is a `NewerFormatError` (left to that release), anything else a
+    plain `StateError` (a damaged game)."""
+    header, rest_of_it = pack(a_game()).split("\n", 1)
+    values = json.loads(header)
+    later = [
+        json.dumps([FORMAT + 1, *values[1:]]),
+        json.dumps([FORMAT + 1, "fives", {"a": "new shape"}]),
+        json.dumps([FORMAT + 7]),
+    ]
+    for text in later:
+        with pytest.raises(NewerFormatError):
+            unpack(f"{text}\n{rest_of_it}")
+    not_later = [
+        json.dumps([FORMAT - 1, *values[1:]]),
+        json.dumps([True, *values[1:]]),  # a bool is no format
+        json.dumps([str(FORMAT + 1), *values[1:]]),
+        json.dumps({"format": FORMAT + 1}),
+        "[" * 100_000,  # too deep for the JSON reader
+        "",
+    ]
+    for text in not_later:
+        with pytest.raises(StateError) as caught:
+            unpack(f"{text}\n{rest_of_it}")
+        assert not isinstance(caught.value, NewerFormatError), text
 
 
 def test_a_round_set_up_mid_way_cannot_be_packed():

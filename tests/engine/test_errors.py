@@ -21,6 +21,7 @@ from engine import (
     GameOverError,
     IllegalMoveError,
     Move,
+    NewerFormatError,
     NotationError,
     Play,
     RecordError,
@@ -329,6 +330,7 @@ def test_every_code_the_engine_has_is_tested():
     found = set(re.findall(r',\s*"([a-z_]+)"\)', source))
     found |= set(re.findall(r'^\s+code = "([a-z_]+)"', source, re.MULTILINE))
     tested = {case.code for case in CASES} | {"bad_notation", "bad_state", "bad_record"}
+    tested.add("newer_state")  # tests/engine/test_compact.py: a later format's text
     # "error" and "illegal" are the base classes' codes: an IllegalMoveError("... is not
     # allowed now") is only a fallback, for a move legal_moves() leaves out but explain()
     # finds no reason for; the property tests show that never happens.
@@ -344,5 +346,6 @@ def test_error_classes():
     for kind in (NotationError, IllegalMoveError, StateError, RecordError):
         assert issubclass(kind, ValueError)
     assert RecordError("x").code == "bad_record" and StateError("x").code == "bad_state"
+    assert issubclass(NewerFormatError, StateError) and NewerFormatError("x").code == "newer_state"
     assert IllegalMoveError("x", "custom").code == "custom"
     assert IllegalMoveError("x").code == "illegal"

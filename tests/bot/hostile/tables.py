@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game.options import LobbyAction
-from bot.game.service import Person
+from bot.game.people import Person
 from bot.telegram import callbacks as cb
 from tests.bot.conftest import HAND_KINDS, Harness
 from tests.bot.hostile.judging import Stored, read

@@ -20,7 +20,9 @@ from typing import Any
 from fakeredis import FakeAsyncRedis
 
 from bot.game.options import LobbyAction
-from bot.game.service import Current, GameService, Person
+from bot.game.people import Person
+from bot.game.records import Current
+from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import MATCH_FORMAT, BoardMessage, GroupDelivery, HandDelivery

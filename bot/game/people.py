@@ -1,0 +1,20 @@
+"""The people the rules are about: a Telegram user as the game needs him, and his seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.models import Seat
+
+
+@dataclass(frozen=True)
+class Person:
+    """A Telegram user as the service needs him (`lang`: his private chat's language)."""
+
+    user_id: int
+    name: str
+    lang: str
+
+    def seat(self) -> Seat:
+        """His place at a table."""
+        return Seat(name=self.name, user_id=self.user_id, lang=self.lang)

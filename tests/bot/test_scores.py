@@ -1,0 +1,95 @@
+"""What a finished match adds to its chat's stats (bot.game.scores), as plain data.
+
+Converted from a test that played a whole game through the bot only to read these
+lines back (a player who left is not credited with his seat's win, test_lifecycle.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.game import scores
+from bot.storage.models import Match, Seat
+from engine import Game, view_for
+
+NAMES = ["Андрей", "Ирина", "Компьютер 1"]
+
+
+def finished(variant: str, seed: int, players: int = 3) -> tuple[Match, Game]:
+    """A finished match of Андрей, Ирина (and a computer), played out at random."""
+    game = Game.new(variant, NAMES[:players], seed=seed)
+    rng = random.Random(seed)
+    while not game.over:
+        game.push(rng.choice(game.legal_moves()))
+    match = Match(id=f"g{seed}", chat_id=-100, creator_id=1, variant=variant, status="over")
+    match.seats = [Seat(name="Андрей", user_id=1), Seat(name="Ирина", user_id=2)]
+    match.seats += [Seat(name="Компьютер 1", computer=True)][: players - 2]
+    return match, game
+
+
+@pytest.mark.parametrize("variant", ["fives", "muggins", "twolane"])
+def test_each_person_counts_one_game_his_win_and_his_points(variant: str) -> None:
+    for seed in range(6):
+        match, game = finished(variant, seed)
+        lines = scores.stat_lines(match, game)
+        assert lines is not None and set(lines) == {1, 2}  # the computer has no line
+        winners = view_for(game).standings.winners
+        for seat, user in ((0, 1), (1, 2)):
+            line = lines[user]
+            assert (line.name, line.games, line.wins) == (NAMES[seat], 1, int(seat in winners))
+            # Two-lane counts penalty points: they add to no table.
+            assert line.points == (0 if variant == "twolane" else game.totals[seat])
+
+
+def test_only_a_fives_record_above_zero_is_kept() -> None:
+    seen = set()
+    for seed in range(30):
+        match, game = finished("fives", seed, players=2)
+        lines = scores.stat_lines(match, game)
+        assert lines is not None
+        standings = view_for(game).standings
+        for seat, user in ((0, 1), (1, 2)):
+            record = lines[user].best_record
+            if seat in standings.winners and (standings.record or 0) > 0:
+                assert record == standings.record
+                seen.add("kept")
+            else:
+                assert record is None
+                seen.add("none")
+    assert seen == {"kept", "none"}
+    muggins, game = finished("muggins", 1)
+    assert all(
+        line.best_record is None for line in (scores.stat_lines(muggins, game) or {}).values()
+    )
+
+
+def test_a_player_who_left_is_not_credited_with_the_seats_win() -> None:
+    for seed in range(6):
+        match, game = finished("fives", seed, players=2)
+        winner = view_for(game).standings.winners[0]
+        match.seats[winner].left = match.seats[winner].computer = True
+        lines = scores.stat_lines(match, game)
+        assert lines is not None
+        gone, stayed = lines[winner + 1], lines[2 - winner]
+        assert (gone.games, gone.wins, gone.points) == (1, 0, 0)
+        assert (stayed.games, stayed.wins) == (1, 1)  # the win goes to the best of the others
+    for seat in match.seats:
+        seat.left = True
+    both = scores.stat_lines(match, game)
+    assert both is not None
+    assert {user: (line.games, line.wins, line.points) for user, line in both.items()} == {
+        1: (1, 0, 0),
+        2: (1, 0, 0),
+    }
+
+
+def test_a_match_not_finished_or_of_practice_counts_toward_no_table() -> None:
+    match, game = finished("fives", 2)
+    for status in ("lobby", "playing", "cancelled"):
+        unfinished = match.model_copy(update={"status": status})
+        assert scores.stat_lines(unfinished, game) is None
+    assert scores.stat_lines(match, None) is None
+    practice = match.model_copy(update={"chat_id": 7001})  # a private chat's id
+    assert practice.practice and scores.stat_lines(practice, game) is None
