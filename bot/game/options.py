@@ -17,17 +17,17 @@ TARGET_CHOICES = {2: (25, 50, 100), 3: (25, 50, 100), 4: (20, 40, 100)}
 
 
 class LobbyAction(StrEnum):
-    """What a lobby button asks for (the value is its code in callback data)."""
+    """What a lobby button asks for (its code in callback data: bot.telegram.callbacks)."""
 
-    ADD_EASY = "ce"
-    ADD_STRONG = "cs"
-    REMOVE_COMPUTER = "cr"  # the computer player added last
-    LEAVE = "lv"
-    START = "st"
-    CANCEL = "cx"
-    VARIANT = "v"  # with the game to switch to
-    TARGET = "t"  # with the target to set
-    TIME = "tm"  # with the seconds per move to set (NO_CLOCK: none)
+    ADD_EASY = "add_easy"
+    ADD_STRONG = "add_strong"
+    REMOVE_COMPUTER = "remove_computer"  # the computer player added last
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    VARIANT = "variant"  # with the game to switch to
+    TARGET = "target"  # with the target to set
+    TIME = "time"  # with the seconds per move to set (NO_CLOCK: none)
 
 
 # Options whose button carries the value it sets: a press on a lobby that had not

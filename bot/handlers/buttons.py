@@ -15,7 +15,6 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.game import hints, rulebook
-from bot.game.options import LobbyAction
 from bot.game.outcomes import Refusal
 from bot.game.records import Current
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
@@ -23,7 +22,7 @@ from bot.i18n import Translator, translator
 from bot.render.ends import EndName
 from bot.storage.models import practice_chat
 from bot.storage.store import BrokenGameError, ConflictError
-from bot.telegram import api, keyboards, texts
+from bot.telegram import api, keyboards, press_texts, texts
 from bot.telegram import callbacks as cb
 from bot.telegram.hint_texts import hint_line
 from engine import DRAW, PASS, Doubles, End, Move, Play, SeatView, view_for
@@ -37,19 +36,19 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     if query is None:
         return
-    button = cb.decode(query.data)
-    if button is None:
+    press = cb.decode(query.data)
+    if press is None:
         tr = await language_for(update, context)
         await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
         return
     tr = await language_for(update, context)
-    if not _carries(query, button):
+    if not _carries(query, press):
         # Data the message it came from does not show: a forged or stale press, refused
         # before it can change that message (a group's board showing someone's hand, say).
         await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
         return
     try:
-        await _dispatch(update, context, query, button, tr)
+        await _dispatch(update, context, query, press, tr)
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
     except BrokenGameError as broken:
@@ -58,7 +57,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await refuse(update, tr, "busy")
 
 
-def _carries(query: CallbackQuery, button: cb.Callback) -> bool:
+# Buttons that edit the message they are on: never pressed from one Telegram no longer shows.
+EDITS_ITS_MESSAGE = cb.RulesPress | cb.StopPress | cb.DoublesPress | cb.BackPress | cb.TilePress
+
+
+def _carries(query: CallbackQuery, press: cb.Press) -> bool:
     """Whether the message the press came from shows a button with exactly this data.
 
     Only the bot puts buttons on its messages, so this is the message the button was made
@@ -67,7 +70,7 @@ def _carries(query: CallbackQuery, button: cb.Callback) -> bool:
     """
     message = query.message
     if not isinstance(message, Message):
-        return button.kind not in (cb.RULES, cb.STOP, cb.DOUBLES, cb.BACK, cb.TILE)
+        return not isinstance(press, EDITS_ITS_MESSAGE)
     markup = message.reply_markup
     if markup is None:
         return False
@@ -78,15 +81,15 @@ async def _dispatch(
     update: Update,
     context: ContextTypes.DEFAULT_TYPE,
     query: CallbackQuery,
-    button: cb.Callback,
+    press: cb.Press,
     tr: Translator,
 ) -> None:
-    if button.kind == cb.RULES:
-        await _show_rules(query, button.arg, tr)
-    elif button.kind in (cb.LOBBY, cb.STOP, cb.HAND_REQUEST, cb.REMATCH):
-        await _group_button(update, context, query, button, tr)
+    if isinstance(press, cb.RulesPress):
+        await _show_rules(query, press.variant, tr)
+    elif isinstance(press, cb.LobbyPress | cb.StopPress | cb.HandRequestPress | cb.RematchPress):
+        await _group_button(update, context, query, press, tr)
     else:
-        await _hand_button(update, context, query, button)
+        await _hand_button(update, context, query, press)
 
 
 async def _show_rules(query: CallbackQuery, variant: str, tr: Translator) -> None:
@@ -107,7 +110,7 @@ async def _group_button(
     update: Update,
     context: ContextTypes.DEFAULT_TYPE,
     query: CallbackQuery,
-    button: cb.Callback,
+    press: cb.GroupPress,
     tr: Translator,
 ) -> None:
     message = query.message
@@ -118,39 +121,33 @@ async def _group_button(
     thread_id = thread_of(message)  # type: ignore[arg-type]
     service = deps(context).service
     who = person(user)
-    if button.kind == cb.LOBBY:
-        action = button.lobby_action
+    match press:
+        case cb.LobbyPress(game_id, action, value):
 
-        async def press(admin: bool) -> Current:
-            return await service.lobby_action(
-                chat_id, thread_id, button.game_id, action, button.value, who, admin
-            )
+            async def lobby(admin: bool) -> Current:
+                return await service.lobby_action(
+                    chat_id, thread_id, game_id, action, value, who, admin
+                )
 
-        await _as_admin_if_needed(context, chat_id, user, press)
-        await api.answer(query, _lobby_answer(tr, action))
-    elif button.kind == cb.STOP:
+            await _as_admin_if_needed(context, chat_id, user, lobby)
+            await api.answer(query, press_texts.lobby_answer(tr, action))
+        case cb.StopPress(game_id, confirm):
 
-        async def stop(admin: bool) -> Current:
-            if button.arg == "n":
-                return await service.may_stop(chat_id, thread_id, who, admin)
-            return await service.stop(chat_id, thread_id, button.game_id, who, admin)
+            async def stop(admin: bool) -> Current:
+                if not confirm:
+                    return await service.may_stop(chat_id, thread_id, who, admin)
+                return await service.stop(chat_id, thread_id, game_id, who, admin)
 
-        await _as_admin_if_needed(context, chat_id, user, stop)
-        await api.answer(query)
-        stopped = button.arg == "y"
-        text = tr("The game was stopped.") if stopped else tr("The game goes on.")
-        await api.edit_text(query.get_bot(), chat_id, message.message_id, text)
-    elif button.kind == cb.HAND_REQUEST:
-        await service.note_hand_request(chat_id, thread_id, button.game_id, who)
-        where = (  # in practice the board and the hand share this chat
-            tr("Your tiles come below.")
-            if practice_chat(chat_id)
-            else tr("Your tiles are in our private chat.")
-        )
-        await api.answer(query, where)
-    elif button.kind == cb.REMATCH:
-        await service.rematch(chat_id, thread_id, button.game_id, who)
-        await api.answer(query, tr("A new lobby is open."))
+            await _as_admin_if_needed(context, chat_id, user, stop)
+            await api.answer(query)
+            text = press_texts.stop_answer(tr, confirm)
+            await api.edit_text(query.get_bot(), chat_id, message.message_id, text)
+        case cb.HandRequestPress(game_id):
+            await service.note_hand_request(chat_id, thread_id, game_id, who)
+            await api.answer(query, press_texts.hand_request_answer(tr, practice_chat(chat_id)))
+        case cb.RematchPress(game_id):
+            await service.rematch(chat_id, thread_id, game_id, who)
+            await api.answer(query, press_texts.rematch_answer(tr))
 
 
 async def _as_admin_if_needed(
@@ -171,29 +168,19 @@ async def _as_admin_if_needed(
     return await action(True)
 
 
-def _lobby_answer(tr: Translator, action: LobbyAction) -> str:
-    return {
-        LobbyAction.ADD_EASY: tr("A computer player joined."),
-        LobbyAction.ADD_STRONG: tr("A computer player joined."),
-        LobbyAction.REMOVE_COMPUTER: tr("A computer player left."),
-        LobbyAction.LEAVE: tr("You left the lobby."),
-        LobbyAction.START: tr("The game starts!"),
-        LobbyAction.CANCEL: tr("The game was cancelled."),
-    }.get(action, tr("Done."))
-
-
 async def _hand_button(
     update: Update,
     context: ContextTypes.DEFAULT_TYPE,
     query: CallbackQuery,
-    button: cb.Callback,
+    press: cb.HandPress,
 ) -> None:
     user = update.effective_user
     message = query.message
     if user is None or message is None:
         return
     d = deps(context)
-    current = await d.service.find(button.chat_id, button.thread_id, button.game_id)
+    hand = press.hand
+    current = await d.service.find(hand.chat_id, hand.thread_id, hand.game_id)
     match = current.match
     seat = match.seat_of(user.id)
     tr = (
@@ -209,52 +196,44 @@ async def _hand_button(
     if match.status != "playing":
         raise Refusal("game_over" if match.status == "over" else "game_gone")
     assert current.game is not None
-    if button.version != current.game.version:
+    if hand.version != current.game.version:
         await d.delivery.stray_hand(
-            button.chat_id, button.thread_id, seat, match.id, message.message_id
+            hand.chat_id, hand.thread_id, seat, match.id, message.message_id
         )
         raise Refusal("stale_button")
-    if button.kind == cb.HINT:
+    if isinstance(press, cb.HintPress):
         await _hint(context, query, current, seat, tr)
         return
-    if button.kind in (cb.DOUBLES, cb.DOUBLES_PLAY) and not current.game.rules.multi_doubles:
+    several = isinstance(press, cb.DoublesPress | cb.LayDoublesPress)
+    if several and not current.game.rules.multi_doubles:
         raise Refusal("one_tile_only")  # several doubles at once: muggins only
     view = view_for(current.game, seat)
-    if button.kind in (cb.BACK, cb.DOUBLES) and view.turn != seat:
+    if isinstance(press, cb.BackPress | cb.DoublesPress) and view.turn != seat:
         raise Refusal("not_your_turn")  # the choices of a turn are the seat to act's
-    move = _chosen_move(button, view)
+    move = _chosen_move(press, view)
     if move is None:  # only the keyboard changes: choosing an end, picking doubles
         if not await d.delivery.shows_hand(
             match.chat_id, match.thread_id, seat, match.id, message.message_id
         ):
             raise Refusal("stale_button")
-        await _show_choice(query, current, view, button, tr)
+        await _show_choice(query, current, view, press, tr)
         return
     names = _end_names(view, move)  # as the buttons named them before the move
     played = await d.service.play(
-        button.chat_id,
-        button.thread_id,
-        button.game_id,
-        button.version,
+        hand.chat_id,
+        hand.thread_id,
+        hand.game_id,
+        hand.version,
         person(user),
         move,
         found=current,
     )
     entry = played.entries[-1] if played.entries else None
-    if entry is not None:
-        # twolane: a pass costs its penalty, and the answer says so.
-        penalty = current.game.rules.pass_penalty if entry.text == "pass" else 0
-        scored = entry.points or penalty
-        points = tr(" (+{points})").format(points=scored) if scored else ""
-        # A draw or a pass is not a tile played: say what happened in the user's words.
-        passed = tr("You passed, penalty") if penalty else tr("You passed.")
-        done = {"draw": tr("You drew a tile."), "pass": passed}.get(entry.text)
-        # The ends as the buttons named them, never the record's «6:2@E».
-        played_words = texts.move_words(entry.text, names)
-        text = done or tr("Played {move}").format(move=played_words)
-        await api.answer(query, text + points)
-    else:
+    if entry is None:
         await api.answer(query)
+        return
+    penalty = current.game.rules.pass_penalty
+    await api.answer(query, press_texts.played_answer(tr, entry.text, entry.points, penalty, names))
 
 
 async def _hint(
@@ -294,54 +273,45 @@ def _end_names(view: SeatView, move: Move) -> dict[End, EndName] | None:
     return keyboards.end_names_for(view)
 
 
-def _chosen_move(button: cb.Callback, view: SeatView) -> Move | None:
+def _chosen_move(press: cb.HandPress, view: SeatView) -> Move | None:
     """The move a button makes, or None when the player still has to choose.
 
     Raises Refusal for a tile that cannot be played now, with the reason.
     """
-    if button.kind == cb.DRAW:
-        return DRAW
-    if button.kind == cb.PASS:
-        return PASS
-    if button.kind == cb.PLAY:
-        tile = cb.parse_tile(button.arg[:2])
-        assert tile is not None
-        return Play(tile, End[button.arg[2:]])
-    if button.kind == cb.DOUBLES_PLAY:
-        picked = cb.parse_doubles(button.arg) or []
-        return Doubles.of([Play(tile, end) for tile, end in picked])
-    if button.kind == cb.TILE:
-        tile = cb.parse_tile(button.arg)
-        assert tile is not None
-        if view.turn != view.seat:
-            raise Refusal("not_your_turn")
-        plays = [m for m in view.legal if isinstance(m, Play) and m.tile == tile]
-        if not plays:
-            raise Refusal("not_in_hand" if tile not in view.hand else "does_not_fit")
-        ends = {m.end for m in plays}
-        if len(ends) == 1:
-            # One place only (or the opening): play it, the opening with its high half west.
-            return plays[0]
-        return None
+    match press:
+        case cb.DrawPress():
+            return DRAW
+        case cb.PassPress():
+            return PASS
+        case cb.EndPress(_, tile, end):
+            return Play(tile, end)
+        case cb.LayDoublesPress(_, picked):
+            return Doubles.of([Play(tile, end) for tile, end in picked])
+        case cb.TilePress(_, tile):
+            if view.turn != view.seat:
+                raise Refusal("not_your_turn")
+            plays = [m for m in view.legal if isinstance(m, Play) and m.tile == tile]
+            if not plays:
+                raise Refusal("not_in_hand" if tile not in view.hand else "does_not_fit")
+            if len({m.end for m in plays}) == 1:
+                # One place only (or the opening): play it, the opening with its high half west.
+                return plays[0]
     return None
 
 
 async def _show_choice(
-    query: CallbackQuery, current: Current, view: SeatView, button: cb.Callback, tr: Translator
+    query: CallbackQuery, current: Current, view: SeatView, press: cb.HandPress, tr: Translator
 ) -> None:
     message = query.message
     if message is None:
         return
     match = current.match
-    if button.kind == cb.TILE:
-        tile = cb.parse_tile(button.arg)
-        assert tile is not None
-        markup = keyboards.ends_for(match, view, tile, tr)
-        await api.answer(query, tr("Which end?"))
-    elif button.kind == cb.DOUBLES:
-        picked = cb.parse_doubles(button.arg) or []
-        markup = keyboards.doubles(match, view, picked, tr)
-        await api.answer(query, tr("Pick 2 to 4 doubles and their ends."))
+    if isinstance(press, cb.TilePress):
+        markup = keyboards.ends_for(match, view, press.tile, tr)
+        await api.answer(query, press_texts.which_end(tr))
+    elif isinstance(press, cb.DoublesPress):
+        markup = keyboards.doubles(match, view, press.picked, tr)
+        await api.answer(query, press_texts.pick_doubles(tr))
     else:  # back to the tiles
         markup = keyboards.hand(match, view, tr)
         await api.answer(query)

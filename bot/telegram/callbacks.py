@@ -1,16 +1,20 @@
-"""Callback data of every button: compact, self-describing, and never trusted.
+"""Callback data of every button: the wire codes, and the typed presses they decode to.
 
 Telegram allows 1-64 bytes. Group buttons name the game; a lobby button names its
 action and, for an option, the value it sets (not the lobby's revision: a press on
 a lobby that has not caught up yet still does what its button said). Hand buttons
 (in a private chat) also name the group chat and topic, and the game version they
-were made for. `decode` returns None for anything malformed.
+were made for. The codes below are the wire format: buttons already in chats carry
+them, so they never change. `encode` writes a press; `decode` reads one back, and
+returns None for anything malformed.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import assert_never
 
 from bot.game.options import LobbyAction
 from engine import End, Tile
@@ -19,7 +23,7 @@ MAX_BYTES = 64
 GAME_ID = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
 # Kinds of button.
-LOBBY = "L"  # arg: a LobbyAction's code; value: the option it sets
+LOBBY = "L"  # arg: a lobby action's code; value: the option it sets
 HAND_REQUEST = "H"  # "send me my hand"
 STOP = "S"  # arg: "y" / "n"
 REMATCH = "RM"
@@ -33,72 +37,243 @@ DOUBLES_PLAY = "MC"
 BACK = "B"
 HINT = "HI"  # practice games only: what the strong computer would play
 
-LOBBY_ACTIONS = tuple(action.value for action in LobbyAction)
+# Each lobby action's code in callback data.
+LOBBY_CODES = {
+    LobbyAction.ADD_EASY: "ce",
+    LobbyAction.ADD_STRONG: "cs",
+    LobbyAction.REMOVE_COMPUTER: "cr",
+    LobbyAction.LEAVE: "lv",
+    LobbyAction.START: "st",
+    LobbyAction.CANCEL: "cx",
+    LobbyAction.VARIANT: "v",
+    LobbyAction.TARGET: "t",
+    LobbyAction.TIME: "tm",
+}
+LOBBY_ACTIONS = {code: action for action, code in LOBBY_CODES.items()}
 GROUP_KINDS = {LOBBY, HAND_REQUEST, STOP, REMATCH}
 PRIVATE_KINDS = {TILE, PLAY, DRAW, PASS, DOUBLES, DOUBLES_PLAY, BACK, HINT}
 VARIANTS = ("fives", "muggins", "twolane")
 
+Picked = tuple[tuple[Tile, End], ...]  # doubles chosen so far, each with its end
+
+
+# -- group buttons -----------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
-class Callback:
-    kind: str
-    game_id: str = ""
-    version: int = -1  # the lobby revision (group) or the game version (hand)
-    chat_id: int = 0  # hand buttons: the group the game lives in
-    thread_id: int | None = None
-    arg: str = ""
-    value: str = ""  # lobby options: the value the button sets
-
-    @property
-    def lobby_action(self) -> LobbyAction:
-        return LobbyAction(self.arg)
-
-    def encode(self) -> str:
-        if self.kind == RULES:
-            data = f"{RULES}:{self.arg}"
-        elif self.kind in (HAND_REQUEST, REMATCH):
-            data = f"{self.kind}:{self.game_id}"
-        elif self.kind == LOBBY:
-            data = f"{LOBBY}:{self.game_id}:{self.arg}:{self.value}"
-        elif self.kind in GROUP_KINDS:
-            data = f"{self.kind}:{self.game_id}:{self.version}:{self.arg}"
-        else:
-            where = f"{self.chat_id}:{self.thread_id or 0}:{self.game_id}:{self.version}"
-            data = f"{self.kind}:{where}:{self.arg}"
-        if len(data.encode()) > MAX_BYTES:
-            raise ValueError(f"callback data too long: {data!r}")
-        return data
+class LobbyPress:
+    game_id: str
+    action: LobbyAction
+    value: str = ""  # an option's button: the value it sets
 
 
-def decode(data: str | None) -> Callback | None:
-    """The button behind `data`, or None if it is not one of ours (or forged badly)."""
+@dataclass(frozen=True)
+class StopPress:
+    """The answer to «End the game for everyone?»."""
+
+    game_id: str
+    confirm: bool
+
+
+@dataclass(frozen=True)
+class HandRequestPress:
+    """«My tiles» under a board."""
+
+    game_id: str
+
+
+@dataclass(frozen=True)
+class RematchPress:
+    game_id: str
+
+
+@dataclass(frozen=True)
+class RulesPress:
+    """A /rules message's button: show this game's rules."""
+
+    variant: str
+
+
+# -- hand buttons (in a player's private chat) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The hand a button was on: where its game lives, and the version it was made for."""
+
+    chat_id: int
+    thread_id: int | None
+    game_id: str
+    version: int
+
+
+@dataclass(frozen=True)
+class TilePress:
+    hand: Hand
+    tile: Tile
+
+
+@dataclass(frozen=True)
+class EndPress:
+    """The end chosen for a tile that fits several."""
+
+    hand: Hand
+    tile: Tile
+    end: End
+
+
+@dataclass(frozen=True)
+class DrawPress:
+    hand: Hand
+
+
+@dataclass(frozen=True)
+class PassPress:
+    hand: Hand
+
+
+@dataclass(frozen=True)
+class DoublesPress:
+    """muggins: a double picked (or unpicked) for laying several at once."""
+
+    hand: Hand
+    picked: Picked  # the selection this press makes
+
+
+@dataclass(frozen=True)
+class LayDoublesPress:
+    hand: Hand
+    picked: Picked
+
+
+@dataclass(frozen=True)
+class BackPress:
+    """Back from choosing an end or doubles to the tiles."""
+
+    hand: Hand
+
+
+@dataclass(frozen=True)
+class HintPress:
+    hand: Hand
+
+
+GroupPress = LobbyPress | StopPress | HandRequestPress | RematchPress
+HandPress = (
+    TilePress
+    | EndPress
+    | DrawPress
+    | PassPress
+    | DoublesPress
+    | LayDoublesPress
+    | BackPress
+    | HintPress
+)
+Press = GroupPress | HandPress | RulesPress
+
+
+# The hand buttons that carry nothing but their hand.
+PLAIN: dict[str, Callable[[Hand], HandPress]] = {
+    DRAW: DrawPress,
+    PASS: PassPress,
+    BACK: BackPress,
+    HINT: HintPress,
+}
+
+
+def encode(press: Press) -> str:
+    """The callback data of a button making `press` (ValueError past Telegram's 64 bytes)."""
+    match press:
+        case RulesPress(variant):
+            data = f"{RULES}:{variant}"
+        case HandRequestPress(game_id):
+            data = f"{HAND_REQUEST}:{game_id}"
+        case RematchPress(game_id):
+            data = f"{REMATCH}:{game_id}"
+        case LobbyPress(game_id, action, value):
+            data = f"{LOBBY}:{game_id}:{LOBBY_CODES[action]}:{value}"
+        case StopPress(game_id, confirm):
+            # The 0 stands where a lobby revision once was: old buttons still carry one.
+            data = f"{STOP}:{game_id}:0:{'y' if confirm else 'n'}"
+        case _:
+            data = _encode_hand(press)
+    if len(data.encode()) > MAX_BYTES:
+        raise ValueError(f"callback data too long: {data!r}")
+    return data
+
+
+def _encode_hand(press: HandPress) -> str:
+    match press:
+        case TilePress(_, tile):
+            kind, arg = TILE, tile_code(tile)
+        case EndPress(_, tile, end):
+            kind, arg = PLAY, f"{tile_code(tile)}{end}"
+        case DrawPress():
+            kind, arg = DRAW, ""
+        case PassPress():
+            kind, arg = PASS, ""
+        case DoublesPress(_, picked):
+            kind, arg = DOUBLES, doubles_code(picked)
+        case LayDoublesPress(_, picked):
+            kind, arg = DOUBLES_PLAY, doubles_code(picked)
+        case BackPress():
+            kind, arg = BACK, ""
+        case HintPress():
+            kind, arg = HINT, ""
+        case _:
+            assert_never(press)
+    hand = press.hand
+    return f"{kind}:{hand.chat_id}:{hand.thread_id or 0}:{hand.game_id}:{hand.version}:{arg}"
+
+
+def decode(data: str | None) -> Press | None:
+    """The press behind `data`, or None if it is not one of ours (or forged badly)."""
     if not data or len(data.encode()) > MAX_BYTES:
         return None
     parts = data.split(":")
     kind = parts[0]
     try:
         if kind == RULES and len(parts) == 2 and parts[1] in VARIANTS:
-            return Callback(RULES, arg=parts[1])
-        if kind in (HAND_REQUEST, REMATCH) and len(parts) == 2 and GAME_ID.match(parts[1]):
-            return Callback(kind, game_id=parts[1])
+            return RulesPress(parts[1])
+        if kind == HAND_REQUEST and len(parts) == 2 and GAME_ID.match(parts[1]):
+            return HandRequestPress(parts[1])
+        if kind == REMATCH and len(parts) == 2 and GAME_ID.match(parts[1]):
+            return RematchPress(parts[1])
         if kind == LOBBY and len(parts) == 4 and GAME_ID.match(parts[1]):
-            if parts[2] in LOBBY_ACTIONS and _valid_lobby_value(LobbyAction(parts[2]), parts[3]):
-                return Callback(LOBBY, parts[1], arg=parts[2], value=parts[3])
+            action = LOBBY_ACTIONS.get(parts[2])
+            if action is not None and _valid_lobby_value(action, parts[3]):
+                return LobbyPress(parts[1], action, parts[3])
             return None
         if kind == STOP and len(parts) == 4 and GAME_ID.match(parts[1]):
-            version = int(parts[2])
+            int(parts[2])  # the version it once carried: a number, never read
             if parts[3] in ("y", "n"):
-                return Callback(kind, parts[1], version, arg=parts[3])
+                return StopPress(parts[1], parts[3] == "y")
             return None
         if kind in PRIVATE_KINDS and len(parts) == 6 and GAME_ID.match(parts[3]):
             chat_id, thread, version = int(parts[1]), int(parts[2]), int(parts[4])
-            arg = parts[5]
-            if not _valid_private_arg(kind, arg):
-                return None
-            return Callback(kind, parts[3], version, chat_id, thread or None, arg)
+            return _hand_press(kind, Hand(chat_id, thread or None, parts[3], version), parts[5])
     except ValueError:
         return None
     return None
+
+
+def _hand_press(kind: str, hand: Hand, arg: str) -> HandPress | None:
+    if kind == TILE:
+        tile = parse_tile(arg)
+        return None if tile is None else TilePress(hand, tile)
+    if kind == PLAY:
+        tile = parse_tile(arg[:2])
+        if tile is None or arg[2:] not in End.__members__:
+            return None
+        return EndPress(hand, tile, End[arg[2:]])
+    if kind in (DOUBLES, DOUBLES_PLAY):
+        picked = parse_doubles(arg)
+        if picked is None:
+            return None
+        return DoublesPress(hand, picked) if kind == DOUBLES else LayDoublesPress(hand, picked)
+    if arg != "":
+        return None
+    return PLAIN[kind](hand)
 
 
 def _valid_lobby_value(action: LobbyAction, value: str) -> bool:
@@ -107,16 +282,6 @@ def _valid_lobby_value(action: LobbyAction, value: str) -> bool:
     if action in (LobbyAction.TARGET, LobbyAction.TIME):
         return value.isdigit() and len(value) <= 4
     return value == ""
-
-
-def _valid_private_arg(kind: str, arg: str) -> bool:
-    if kind == TILE:
-        return parse_tile(arg) is not None
-    if kind == PLAY:
-        return parse_tile(arg[:2]) is not None and arg[2:] in End.__members__
-    if kind in (DOUBLES, DOUBLES_PLAY):
-        return parse_doubles(arg) is not None
-    return arg == ""
 
 
 def tile_code(tile: Tile) -> str:
@@ -129,14 +294,14 @@ def parse_tile(code: str) -> Tile | None:
     return Tile.of(int(code[0]), int(code[1]))
 
 
-def doubles_code(picked: list[tuple[Tile, End]]) -> str:
+def doubles_code(picked: Picked) -> str:
     return "".join(f"{tile_code(t)}{end}" for t, end in picked) or "-"
 
 
-def parse_doubles(code: str) -> list[tuple[Tile, End]] | None:
-    """`33W22E` -> [(3:3, W), (2:2, E)]; "-" -> []; None if malformed."""
+def parse_doubles(code: str) -> Picked | None:
+    """`33W22E` -> ((3:3, W), (2:2, E)); "-" -> (); None if malformed."""
     if code == "-":
-        return []
+        return ()
     if len(code) % 3 or len(code) > 12:
         return None
     picked = []
@@ -145,4 +310,4 @@ def parse_doubles(code: str) -> list[tuple[Tile, End]] | None:
         if tile is None or not tile.is_double or code[i + 2] not in End.__members__:
             return None
         picked.append((tile, End[code[i + 2]]))
-    return picked
+    return tuple(picked)

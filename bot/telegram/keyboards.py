@@ -37,7 +37,7 @@ def lobby(game: Match, tr: Translator, bot_username: str) -> InlineKeyboardMarku
     """The lobby's buttons; an option button names the value it sets (the next one)."""
 
     def button(text: str, action: LobbyAction, value: object = "") -> InlineKeyboardButton:
-        data = cb.Callback(cb.LOBBY, game.id, arg=action.value, value=str(value)).encode()
+        data = cb.encode(cb.LobbyPress(game.id, action, str(value)))
         return InlineKeyboardButton(text, callback_data=data)
 
     join_url = create_deep_linked_url(bot_username, join_payload(game))
@@ -85,22 +85,22 @@ def board(game: Match, tr: Translator) -> InlineKeyboardMarkup | None:
     """«My tiles» under a group's board (a practice board has the hand right below it)."""
     if game.practice:
         return None
-    data = cb.Callback(cb.HAND_REQUEST, game.id).encode()
+    data = cb.encode(cb.HandRequestPress(game.id))
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🁢 My tiles"), callback_data=data)]])
 
 
 def final(game: Match, tr: Translator) -> InlineKeyboardMarkup:
-    data = cb.Callback(cb.REMATCH, game.id).encode()
+    data = cb.encode(cb.RematchPress(game.id))
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🔁 Rematch"), callback_data=data)]])
 
 
 def stop_confirmation(game: Match, tr: Translator) -> InlineKeyboardMarkup:
-    def button(text: str, arg: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(
-            text, callback_data=cb.Callback(cb.STOP, game.id, 0, arg=arg).encode()
-        )
+    def button(text: str, confirm: bool) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text, callback_data=cb.encode(cb.StopPress(game.id, confirm)))
 
-    return InlineKeyboardMarkup([[button(tr("Yes, end it"), "y"), button(tr("No, play on"), "n")]])
+    return InlineKeyboardMarkup(
+        [[button(tr("Yes, end it"), True), button(tr("No, play on"), False)]]
+    )
 
 
 def rules(current: str, tr: Translator) -> InlineKeyboardMarkup:
@@ -108,18 +108,20 @@ def rules(current: str, tr: Translator) -> InlineKeyboardMarkup:
     buttons = [
         InlineKeyboardButton(
             ("• " if variant == current else "") + variant_name(tr, variant),
-            callback_data=cb.Callback(cb.RULES, arg=variant).encode(),
+            callback_data=cb.encode(cb.RulesPress(variant)),
         )
         for variant in cb.VARIANTS
     ]
     return InlineKeyboardMarkup([[b] for b in buttons])
 
 
-def _hand_button(
-    game: Match, view: SeatView, kind: str, text: str, arg: str = ""
-) -> InlineKeyboardButton:
-    data = cb.Callback(kind, game.id, view.version, game.chat_id, game.thread_id, arg=arg).encode()
-    return InlineKeyboardButton(text, callback_data=data)
+def _hand(game: Match, view: SeatView) -> cb.Hand:
+    """What every button of this hand names: its game, and the version it shows."""
+    return cb.Hand(game.chat_id, game.thread_id, game.id, view.version)
+
+
+def _button(text: str, press: cb.Press) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=cb.encode(press))
 
 
 def playable_tiles(view: SeatView) -> set[Tile]:
@@ -133,28 +135,25 @@ def playable_tiles(view: SeatView) -> set[Tile]:
 def hand(game: Match, view: SeatView, tr: Translator) -> InlineKeyboardMarkup:
     """The player's tiles, numbered as in the hand picture; Draw/Pass only when allowed."""
     playable = playable_tiles(view)
+    on_hand = _hand(game, view)
     tiles = [
-        _hand_button(
-            game,
-            view,
-            cb.TILE,
-            f"{'🟢' if tile in playable else '▫️'} {number}) {tile}",
-            cb.tile_code(tile),
+        _button(
+            f"{'🟢' if tile in playable else '▫️'} {number}) {tile}", cb.TilePress(on_hand, tile)
         )
         for number, tile in enumerate(view.hand, start=1)
     ]
     rows = [tiles[i : i + ROW] for i in range(0, len(tiles), ROW)]
     actions = []
     if any(isinstance(m, Draw) for m in view.legal):
-        actions.append(_hand_button(game, view, cb.DRAW, tr("📥 Draw")))
+        actions.append(_button(tr("📥 Draw"), cb.DrawPress(on_hand)))
     if any(isinstance(m, Pass) for m in view.legal):
-        actions.append(_hand_button(game, view, cb.PASS, tr("⏭ Pass")))
+        actions.append(_button(tr("⏭ Pass"), cb.PassPress(on_hand)))
     if any(isinstance(m, Doubles) for m in view.legal):
-        actions.append(_hand_button(game, view, cb.DOUBLES, tr("🁣 Several doubles"), "-"))
+        actions.append(_button(tr("🁣 Several doubles"), cb.DoublesPress(on_hand, ())))
     if actions:
         rows.append(actions)
     if game.practice and view.legal:
-        rows.append([_hand_button(game, view, cb.HINT, tr("💡 Hint"))])
+        rows.append([_button(tr("💡 Hint"), cb.HintPress(on_hand))])
     return InlineKeyboardMarkup(rows)
 
 
@@ -172,29 +171,23 @@ def end_label(view: SeatView, end: End, named: dict[End, EndName] | None = None)
 def ends_for(game: Match, view: SeatView, tile: Tile, tr: Translator) -> InlineKeyboardMarkup:
     """Which end a tile that fits several should go to."""
     named = end_names_for(view)
+    on_hand = _hand(game, view)
     choices = [
-        _hand_button(
-            game,
-            view,
-            cb.PLAY,
-            end_label(view, move.end, named),
-            f"{cb.tile_code(tile)}{move.end}",
-        )
+        _button(end_label(view, move.end, named), cb.EndPress(on_hand, tile, move.end))
         for move in view.legal
         if isinstance(move, Play) and move.tile == tile and move.end is not None
     ]
-    back = _hand_button(game, view, cb.BACK, tr("↩️ Back"))
+    back = _button(tr("↩️ Back"), cb.BackPress(on_hand))
     return InlineKeyboardMarkup([choices, [back]])
 
 
-def doubles(
-    game: Match, view: SeatView, picked: list[tuple[Tile, End]], tr: Translator
-) -> InlineKeyboardMarkup:
+def doubles(game: Match, view: SeatView, picked: cb.Picked, tr: Translator) -> InlineKeyboardMarkup:
     """muggins: pick 2-4 doubles and their ends, then lay them together."""
     chosen = dict(picked)
     used_ends = set(chosen.values())
     values = dict(view.table.ends)
     named = end_names_for(view)
+    on_hand = _hand(game, view)
     rows = []
     for tile in view.hand:
         if not tile.is_double:
@@ -208,21 +201,21 @@ def doubles(
             # the tile say it all («🔵⬅️ 3:3»).
             text = label(named[end], tile)
             if chosen.get(tile) == end:
-                selection = [(t, e) for t, e in picked if t != tile]
+                selection = tuple((t, e) for t, e in picked if t != tile)
                 text = f"✅ {text}"
             elif tile in chosen or end in used_ends:
                 continue
             else:
-                selection = [*picked, (tile, end)]
+                selection = (*picked, (tile, end))
             if len(selection) > 4:
                 continue
-            row.append(_hand_button(game, view, cb.DOUBLES, text, cb.doubles_code(selection)))
+            row.append(_button(text, cb.DoublesPress(on_hand, selection)))
         if row:
             rows.append(row)
-    last = [_hand_button(game, view, cb.BACK, tr("↩️ Back"))]
+    last = [_button(tr("↩️ Back"), cb.BackPress(on_hand))]
     if 2 <= len(picked) <= 4:
         count = len(picked)
         text = tr.n("▶️ Lay {count} double", "▶️ Lay {count} doubles", count).format(count=count)
-        last.append(_hand_button(game, view, cb.DOUBLES_PLAY, text, cb.doubles_code(picked)))
+        last.append(_button(text, cb.LayDoublesPress(on_hand, picked)))
     rows.append(last)
     return InlineKeyboardMarkup(rows)

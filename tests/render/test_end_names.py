@@ -109,13 +109,11 @@ def test_every_end_has_one_name_in_every_picture_button_and_caption() -> None:
             ]
             checked += 1
         if any(isinstance(m, Doubles) for m in view.legal):
-            rows = keyboards.doubles(match, view, [], TR).inline_keyboard[:-1]
+            rows = keyboards.doubles(match, view, (), TR).inline_keyboard[:-1]
             for button in (b for row in rows for b in row):
                 pressed = callbacks.decode(button.callback_data)
-                assert pressed is not None
-                picked = callbacks.parse_doubles(pressed.arg)
-                assert picked
-                tile, end = picked[-1]
+                assert isinstance(pressed, callbacks.DoublesPress) and pressed.picked
+                tile, end = pressed.picked[-1]
                 assert button.text == f"{spoken(names[end])} {tile}"
                 doubles += 1
     assert checked > 50 and doubles > 5

@@ -169,7 +169,7 @@ class FuzzWorld:
         elif chat == -1:
             chat = c.pick([u for u in scene.users if u != user])
         button = cb.decode(data)
-        group_only = button is not None and button.kind in (cb.LOBBY, cb.STOP, cb.REMATCH)
+        group_only = isinstance(button, cb.LobbyPress | cb.StopPress | cb.RematchPress)
         if group_only and target.message_id is None and chat < 0:
             # A stop, lobby or rematch button of its own game in a group does what it says
             # (a stale one is what it protects against): this fuzz has no room for that.
@@ -308,16 +308,20 @@ def _as_move(scene: Scene, c: Chooser) -> str:
     stored = c.pick(playing)
     assert stored.game is not None and stored.match is not None
     move = c.pick(stored.game.legal_moves())
+    hand = cb.Hand(stored.chat, None, stored.match.id, stored.version)
+    press: cb.HandPress
     if isinstance(move, Play):
-        kind, arg = (cb.TILE, "") if move.end is None else (cb.PLAY, str(move.end))
-        arg = cb.tile_code(move.tile) + arg
+        press = (
+            cb.TilePress(hand, move.tile)
+            if move.end is None
+            else cb.EndPress(hand, move.tile, move.end)
+        )
     elif isinstance(move, Doubles):
-        kind = cb.DOUBLES_PLAY
-        arg = cb.doubles_code([(p.tile, p.end) for p in move.plays if p.end is not None])
+        picked = tuple((p.tile, p.end) for p in move.plays if p.end is not None)
+        press = cb.LayDoublesPress(hand, picked)
     else:
-        kind, arg = (cb.DRAW if isinstance(move, Draw) else cb.PASS), ""
-    button = cb.Callback(kind, stored.match.id, stored.version, stored.chat, None, arg)
-    return button.encode()
+        press = cb.DrawPress(hand) if isinstance(move, Draw) else cb.PassPress(hand)
+    return cb.encode(press)
 
 
 def _oversized(data: str, scene: Scene, c: Chooser) -> str:

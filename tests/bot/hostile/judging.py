@@ -14,7 +14,7 @@ from bot.telegram import callbacks as cb
 from bot.telegram.texts import REFUSALS
 from engine import ALL_TILES, Game, pack, unpack
 
-MOVE_KINDS = (cb.TILE, cb.PLAY, cb.DRAW, cb.PASS, cb.DOUBLES_PLAY)
+MOVES = cb.TilePress | cb.EndPress | cb.DrawPress | cb.PassPress | cb.LayDoublesPress
 
 
 def in_both_languages(texts: Iterable[str]) -> tuple[str, ...]:
@@ -126,7 +126,7 @@ def judge(press_user: int, data: str, before: Stored, after: Stored) -> list[Pro
     seat = b.seat_of(press_user)
     if a.engine == b.engine:
         # Only "My tiles" may change a running game without a move: one more request.
-        if button is None or button.kind != cb.HAND_REQUEST or seat is None:
+        if not isinstance(button, cb.HandRequestPress) or seat is None:
             return [Problem("illegal", f"{where}: changed without a move")]
         expected = b.model_copy(deep=True)
         expected.seats[seat].hand_requests += 1
@@ -138,7 +138,7 @@ def judge(press_user: int, data: str, before: Stored, after: Stored) -> list[Pro
     turn = before.game.turn
     if turn is None or b.seats[turn].user_id != press_user:
         return [Problem("illegal", f"{where}: moved, but seat {turn} is not the presser's")]
-    if button is None or button.kind not in MOVE_KINDS or button.game_id != b.id:
+    if not isinstance(button, MOVES) or button.hand.game_id != b.id:
         return [Problem("illegal", f"{where}: moved by data that is no move of this game")]
     if after.game.version != before.game.version + 1:
         count = after.game.version - before.game.version

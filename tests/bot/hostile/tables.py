@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.game.options import LobbyAction
 from bot.game.people import Person
 from bot.telegram import callbacks as cb
-from tests.bot.conftest import HAND_KINDS, Harness
+from tests.bot.conftest import Harness
 from tests.bot.hostile.judging import Stored, read
 from tests.fakebotapi.views import MessageView
 
@@ -70,11 +70,8 @@ async def hand_shown(h: Harness, chat: int, timeout: float = 20) -> tuple[Stored
         if user is None or message_id is None:
             return None
         view = h.api.message(user, message_id)
-        versions = {
-            cb.decode(b.callback_data or "").version  # type: ignore[union-attr]
-            for b in view.buttons
-            if (b.callback_data or "").startswith(HAND_KINDS) and cb.decode(b.callback_data)
-        }
+        presses = [cb.decode(b.callback_data) for b in view.buttons]
+        versions = {p.hand.version for p in presses if isinstance(p, cb.HandPress)}
         return (stored, user, view) if versions == {stored.version} else None
 
     found: tuple[Stored, int, MessageView] = await h.until(shown, "the hand to act", timeout)

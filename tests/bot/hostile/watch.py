@@ -56,15 +56,11 @@ def held(game: Game, seat: int, version: int) -> set[Tile]:
     return found
 
 
-def tiles_of(button: cb.Callback) -> list[Tile]:
-    if button.kind == cb.TILE:
-        tile = cb.parse_tile(button.arg)
-        return [] if tile is None else [tile]
-    if button.kind == cb.PLAY:
-        tile = cb.parse_tile(button.arg[:2])
-        return [] if tile is None else [tile]
-    if button.kind in (cb.DOUBLES, cb.DOUBLES_PLAY):
-        return [t for t, _ in cb.parse_doubles(button.arg) or []]
+def tiles_of(press: cb.HandPress) -> list[Tile]:
+    if isinstance(press, cb.TilePress | cb.EndPress):
+        return [press.tile]
+    if isinstance(press, cb.DoublesPress | cb.LayDoublesPress):
+        return [t for t, _ in press.picked]
     return []
 
 
@@ -151,14 +147,17 @@ def _leak(view: MessageView, known: dict[str, Stored]) -> str | None:
         if group:
             return f"hand buttons in a group: {_describe(view)}"
         decoded = cb.decode(data)
-        stored = None if decoded is None else known.get(decoded.game_id)
-        if decoded is None or stored is None or stored.match is None or stored.game is None:
+        if not isinstance(decoded, cb.HandPress):
             return f"hand buttons of no known game: {_describe(view)}"
-        if decoded.version > stored.game.version:
+        hand = decoded.hand
+        stored = known.get(hand.game_id)
+        if stored is None or stored.match is None or stored.game is None:
+            return f"hand buttons of no known game: {_describe(view)}"
+        if hand.version > stored.game.version:
             return None
         seat = stored.match.seat_of(view.chat_id)
-        if seat is None or decoded.chat_id != stored.chat:
+        if seat is None or hand.chat_id != stored.chat:
             return f"hand buttons of a game he does not play: {_describe(view)}"
-        if not set(tiles_of(decoded)) <= held(stored.game, seat, decoded.version):
+        if not set(tiles_of(decoded)) <= held(stored.game, seat, hand.version):
             return f"tiles that are not his: {_describe(view)}"
     return ""
