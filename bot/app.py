@@ -14,12 +14,12 @@ from bot.delivery.scheduler import Delivery
 from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import LANGUAGES, N_, translator
-from bot.metrics import MeteredRequest
 from bot.settings import Settings
 from bot.storage.connect import connect_redis, wait_for_redis
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.telegram.budget import CallBudget
+from bot.telegram.metered import MeteredRequest, update_kind
 from bot.telegram.transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class MeteredApplication(Application):  # type: ignore[type-arg]
     """python-telegram-bot's application, counting and timing every update it handles."""
 
     async def process_update(self, update: object) -> None:
-        metrics.UPDATES.labels(metrics.update_kind(update)).inc()
+        metrics.UPDATES.labels(update_kind(update)).inc()
         with metrics.UPDATE_SECONDS.time():
             await super().process_update(update)
 

@@ -34,16 +34,11 @@ scrape and is the same in every process: take its max, not its sum.
 
 from __future__ import annotations
 
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from telegram import Update
-from telegram._utils.types import ODVInput
-from telegram.error import NetworkError, TimedOut
-from telegram.request import BaseRequest, RequestData
 
 from engine.variants import VARIANTS
 
@@ -141,30 +136,7 @@ def game_abandoned(variant: str, started: bool) -> None:
         GAMES_ABANDONED.labels(variant).inc()
 
 
-# -- updates -----------------------------------------------------------------------------
-
-
-def update_kind(update: object) -> str:
-    if not isinstance(update, Update):
-        return "other"
-    if update.callback_query is not None:
-        return "callback"
-    if update.my_chat_member is not None:
-        return "my_chat_member"
-    if update.edited_message is not None:
-        return "edited_message"
-    message = update.message
-    if message is not None:
-        entities = message.entities or ()
-        if any(e.type == "bot_command" and e.offset == 0 for e in entities):
-            return "command"
-        return "message"
-    return "other"
-
-
 # -- the Bot API -------------------------------------------------------------------------
-
-METHOD = re.compile(r"/([A-Za-z]{1,64})$")
 
 
 def outcome(status: int) -> str:
@@ -215,56 +187,6 @@ def telegram_answered(method: str, status: int) -> None:
 def telegram_unanswered(method: str, timed_out: bool) -> None:
     TELEGRAM_CALLS.labels(method, "timeout" if timed_out else "network").inc()
     TELEGRAM.record(False)
-
-
-class MeteredRequest(BaseRequest):
-    """A python-telegram-bot HTTP transport (`inner`: bot.telegram.transport's, or any other
-    `BaseRequest`) that counts every request by method and answer: getUpdates and the
-    start-up calls too, which pass no rate limiter."""
-
-    def __init__(self, inner: BaseRequest) -> None:
-        self.inner = inner
-
-    @property
-    def read_timeout(self) -> float | None:
-        return self.inner.read_timeout
-
-    async def initialize(self) -> None:
-        await self.inner.initialize()
-
-    async def shutdown(self) -> None:
-        await self.inner.shutdown()
-
-    async def do_request(
-        self,
-        url: str,
-        method: str,
-        request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-    ) -> tuple[int, bytes]:
-        found = METHOD.search(url)  # the URL's last part; never the token
-        name = found.group(1) if found else "other"
-        try:
-            status, payload = await self.inner.do_request(
-                url,
-                method,
-                request_data,
-                read_timeout,
-                write_timeout,
-                connect_timeout,
-                pool_timeout,
-            )
-        except TimedOut:
-            telegram_unanswered(name, timed_out=True)
-            raise
-        except NetworkError:
-            telegram_unanswered(name, timed_out=False)
-            raise
-        telegram_answered(name, status)
-        return status, payload
 
 
 # -- delivery ------------------------------------------------------------------------------

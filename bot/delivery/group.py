@@ -13,8 +13,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from telegram import Bot
-
 from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
@@ -61,7 +59,7 @@ BACKOFF = Backoff()
 class GroupConverger:
     def __init__(
         self,
-        bot: Bot,
+        bot: api.Bot,
         service: GameService,
         settings: Settings,
         liveness: Liveness,

@@ -19,8 +19,6 @@ import dataclasses
 import logging
 from collections.abc import Callable
 
-from telegram import Bot
-
 from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.group import BACKOFF
@@ -56,7 +54,7 @@ REMINDER_TOO_LATE = 5.0  # seconds before the deadline after which no reminder i
 class HandConverger:
     def __init__(
         self,
-        bot: Bot,
+        bot: api.Bot,
         service: GameService,
         liveness: Liveness,
         clock: Callable[[], float],

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from html import escape
 
 from redis.exceptions import RedisError
-from telegram import Bot
 
 from bot import metrics
 from bot.delivery.group import GroupConverger
@@ -75,7 +74,7 @@ class Delivery:
 
     def __init__(
         self,
-        bot: Bot,
+        bot: api.Bot,
         service: GameService,
         settings: Settings,
         liveness: Liveness,

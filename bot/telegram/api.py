@@ -22,7 +22,8 @@ from datetime import timedelta
 from enum import Enum
 from typing import Any
 
-from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram import Bot as Bot  # the delivery layer names the bot by this, not by telegram
+from telegram import CallbackQuery, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import (
     BadRequest,
     ChatMigrated,

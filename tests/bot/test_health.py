@@ -19,6 +19,7 @@ from bot import metrics
 from bot.__main__ import SPLIT_BRAIN, Runner, Stopped
 from bot.app import build_application
 from bot.settings import Settings, describe_error
+from bot.telegram import metered
 from bot.web import SECRET_HEADER, Health, make_app
 from tests.bot.conftest import Harness
 
@@ -242,11 +243,11 @@ def test_update_kinds() -> None:
         "text": "/start",
         "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
     }
-    assert metrics.update_kind(update(message={**message, "text": "hi"})) == "message"
-    assert metrics.update_kind(update(message=command)) == "command"
+    assert metered.update_kind(update(message={**message, "text": "hi"})) == "message"
+    assert metered.update_kind(update(message=command)) == "command"
     query = {"id": "q", "from": user, "chat_instance": "c", "data": "x"}
-    assert metrics.update_kind(update(callback_query=query)) == "callback"
-    assert metrics.update_kind(object()) == "other"
+    assert metered.update_kind(update(callback_query=query)) == "callback"
+    assert metered.update_kind(object()) == "other"
 
 
 async def test_a_game_moves_the_counters(h: Harness) -> None:

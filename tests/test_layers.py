@@ -1,0 +1,242 @@
+"""The bot's layers: who may import whom, and who may import python-telegram-bot.
+
+The layers, lowest first (a layer may import its own modules and those below it):
+
+    engine                      the rules (pure: tests/engine/test_purity.py)
+    render, storage             pictures and captions; Redis. Neither knows the other.
+    game                        the rules of a match in a chat (lobby, turns, ratings)
+    telegram                    texts, callback codes, keyboards and the Bot API calls
+    delivery                    bringing the chats' messages in line with the matches
+    handlers                    what an update does
+    app, __main__, web          wiring the process together
+
+Beside them four shared modules (i18n, settings, logs, metrics) import no layer but
+the engine; SHARED says which layers use each. Only the handlers, the keyboards and
+the Telegram I/O helpers import `telegram` itself: the texts, the callback codes, the
+game, storage and delivery stay free of it.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BOT = ROOT / "bot"
+SOURCES = sorted(BOT.rglob("*.py"))
+
+# Each package's layer (the process's wiring: single modules), and the layers each may
+# import (its own is always allowed).
+LAYERS = {
+    "bot.render": "render",
+    "bot.storage": "storage",
+    "bot.game": "game",
+    "bot.telegram": "telegram",
+    "bot.delivery": "delivery",
+    "bot.handlers": "handlers",
+}
+TOP = {"bot", "bot.app", "bot.__main__", "bot.web"}
+BELOW = {
+    "render": {"engine"},
+    "storage": {"engine"},
+    "game": {"storage", "render", "engine"},
+    "telegram": {"game", "storage", "render", "engine"},
+    "delivery": {"telegram", "game", "storage", "render", "engine"},
+    "handlers": {"delivery", "telegram", "game", "storage", "render", "engine"},
+    "top": {"handlers", "delivery", "telegram", "game", "storage", "render", "engine"},
+}
+# The shared modules, and which layers may use each.
+SHARED = {
+    "bot.i18n": {"render", "game", "telegram", "delivery", "handlers", "top"},
+    "bot.settings": {"storage", "game", "telegram", "delivery", "handlers", "top"},
+    "bot.logs": {"storage", "game", "telegram", "delivery", "handlers", "top"},
+    "bot.metrics": {"storage", "game", "telegram", "delivery", "handlers", "top"},
+}
+# Who may import python-telegram-bot (`telegram`, `telegram.ext`, ...): these modules
+# and packages.
+TELEGRAM_USERS = (
+    "bot.handlers",
+    "bot.telegram.keyboards",
+    "bot.telegram.api",
+    "bot.telegram.transport",
+    "bot.telegram.budget",
+    "bot.telegram.metered",
+    "bot.app",
+    "bot.__main__",
+    "bot.web",
+)
+
+
+def within(module: str, names: tuple[str, ...]) -> bool:
+    """Whether `module` is one of `names` or inside one of them."""
+    return any(module == name or module.startswith(name + ".") for name in names)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path) for path in SOURCES}
+
+
+def imported(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import in a file, nested ones too; `from bot.x
+    import y` names bot.x.y where that is a module, else bot.x."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            assert node.level == 0, f"{path}:{node.lineno}: a relative import"
+            for alias in node.names:
+                inner = f"{node.module}.{alias.name}"
+                found.append((node.lineno, inner if inner in MODULES else node.module))
+    return found
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of one of our modules (None: a shared one, or not ours)."""
+    if module == "engine" or module.startswith("engine."):
+        return "engine"
+    if module in SHARED or not within(module, ("bot",)):
+        return None
+    if module in TOP:
+        return "top"
+    packages = [package for package in LAYERS if within(module, (package,))]
+    assert packages, f"{module} is in no layer: give it one here"
+    return LAYERS[packages[0]]
+
+
+def ours(path: Path) -> list[tuple[int, str]]:
+    """The imports of our own modules (bot's and the engine's)."""
+    return [
+        (line, module)
+        for line, module in imported(path)
+        if layer_of(module) is not None or module in SHARED
+    ]
+
+
+def ids(paths: list[Path]) -> list[str]:
+    return [str(p.relative_to(ROOT)) for p in paths]
+
+
+def test_there_are_sources() -> None:
+    assert BOT / "handlers" / "buttons.py" in SOURCES and len(SOURCES) >= 60
+    assert {layer_of(module_name(p)) for p in SOURCES} == set(BELOW) | {None}
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
+def test_a_layer_imports_only_what_is_below_it(path: Path) -> None:
+    name = module_name(path)
+    layer = layer_of(name)
+    for line, module in ours(path):
+        where = f"{path.relative_to(ROOT)}:{line}: {module}"
+        if module in SHARED:
+            if layer is None:  # a shared module uses no other shared module
+                raise AssertionError(f"{where}: a shared module imports a shared one")
+            assert layer in SHARED[module], f"{where}: not for the {layer} layer"
+            continue
+        target = layer_of(module)
+        if layer is None:
+            assert target == "engine", f"{where}: a shared module imports a layer"
+        elif target != layer:
+            assert target in BELOW[layer], f"{where}: {layer} may not import {target}"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
+def test_only_the_telegram_edge_imports_telegram(path: Path) -> None:
+    if within(module_name(path), TELEGRAM_USERS):
+        return
+    for line, module in imported(path):
+        top = module.partition(".")[0]
+        assert top != "telegram", f"{path.relative_to(ROOT)}:{line}: imports {module}"
+
+
+def test_the_game_and_storage_load_no_telegram() -> None:
+    # What the imports above allow, as Python loads it (a third-party module could pull
+    # telegram in too).
+    below = sorted(
+        name
+        for name in MODULES
+        if within(name, ("bot.game", "bot.storage", "bot.metrics", "bot.telegram.callbacks"))
+    )
+    script = (
+        "import importlib, sys\n"
+        f"for name in {below!r}: importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.partition('.')[0] == 'telegram'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_telegram_edge_is_no_wider_than_it_needs() -> None:
+    # Each allowed module really imports telegram: the list names no one it need not.
+    users = {
+        module_name(path)
+        for path in SOURCES
+        if any(module.partition(".")[0] == "telegram" for _, module in imported(path))
+    }
+    for allowed in TELEGRAM_USERS:
+        assert any(within(user, (allowed,)) for user in users), allowed
+
+
+def test_no_module_imports_itself_round_about() -> None:
+    graph = {
+        module_name(path): {
+            module
+            for _, module in ours(path)
+            if module.startswith("bot") and module != module_name(path)
+        }
+        for path in SOURCES
+    }
+    # A package's __init__ re-exporting its modules is no cycle: it is left out as a target.
+    packages = {module_name(p) for p in SOURCES if p.name == "__init__.py"}
+    done: set[str] = set()
+
+    def visit(module: str, trail: list[str]) -> None:
+        if module in trail:
+            cycle = " -> ".join([*trail[trail.index(module) :], module])
+            raise AssertionError(f"an import cycle: {cycle}")
+        if module in done:
+            return
+        for target in sorted(graph.get(module, set()) - packages):
+            visit(target, [*trail, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
+def test_the_checker_sees_imports_of_every_form(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import telegram.ext\n"
+        "from bot import metrics\n"
+        "from bot.render import board_text\n"
+        "from bot.telegram import api, texts\n"
+        "def later() -> None:\n"
+        "    from bot.handlers.common import deps\n"
+    )
+    assert [module for _, module in imported(bad)] == [
+        "telegram.ext",
+        "bot.metrics",
+        "bot.render",
+        "bot.telegram.api",
+        "bot.telegram.texts",
+        "bot.handlers.common",
+    ]
+    assert [layer_of(m) for _, m in imported(bad)] == [
+        None,
+        None,
+        "render",
+        "telegram",
+        "telegram",
+        "handlers",
+    ]
