@@ -13,31 +13,17 @@ from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
 from bot.game.service import GameService
 from bot.handlers.common import Deps
-from bot.i18n import LANGUAGES, N_, translator
+from bot.i18n import LANGUAGES, translator
 from bot.settings import Settings
 from bot.storage.connect import connect_redis, wait_for_redis
 from bot.storage.keys import Keys
 from bot.storage.store import Store
+from bot.telegram import command_texts
 from bot.telegram.budget import CallBudget
 from bot.telegram.metered import MeteredRequest, update_kind
 from bot.telegram.transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
-
-COMMAND_HELP = {
-    "newgame": N_("Start a domino game here"),
-    "practice": N_("Practise against the computer, with hints (private chat)"),
-    "rules": N_("The rules of each game"),
-    "score": N_("The current table"),
-    "leave": N_("The computer takes your seat"),
-    "stop": N_("End the game (creator or admin)"),
-    "stats": N_("This chat's leaderboard"),
-    "top": N_("The chat's best players by rating"),
-    "notify": N_("Call me when a game opens here"),
-    "export": N_("The last game's record"),
-    "lang": N_("Language: ru or en"),
-    "help": N_("What I can do"),
-}
 
 
 def build_application(settings: Settings, redis: Redis | None = None) -> Application:  # type: ignore[type-arg]
@@ -130,11 +116,11 @@ class MeteredApplication(Application):  # type: ignore[type-arg]
 
 async def register_commands(application: Application) -> None:  # type: ignore[type-arg]
     """The command menu in both languages (Russian also as the default)."""
+
+    def commands(lang: str) -> list[BotCommand]:
+        return [BotCommand(name, text) for name, text in command_texts.menu(translator(lang))]
+
     for lang in LANGUAGES:
-        tr = translator(lang)
-        commands = [BotCommand(name, tr(text)) for name, text in COMMAND_HELP.items()]
         for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
-            await application.bot.set_my_commands(commands, scope=scope, language_code=lang)
-    tr = translator("ru")
-    default = [BotCommand(name, tr(text)) for name, text in COMMAND_HELP.items()]
-    await application.bot.set_my_commands(default)
+            await application.bot.set_my_commands(commands(lang), scope=scope, language_code=lang)
+    await application.bot.set_my_commands(commands("ru"))

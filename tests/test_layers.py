@@ -1,4 +1,4 @@
-"""The bot's layers: who may import whom, and who may import python-telegram-bot.
+"""The bot's layers: who may import whom, who python-telegram-bot, and where words are written.
 
 The layers, lowest first (a layer may import its own modules and those below it):
 
@@ -13,7 +13,9 @@ The layers, lowest first (a layer may import its own modules and those below it)
 Beside them four shared modules (i18n, settings, logs, metrics) import no layer but
 the engine; SHARED says which layers use each. Only the handlers, the keyboards and
 the Telegram I/O helpers import `telegram` itself: the texts, the callback codes, the
-game, storage and delivery stay free of it.
+game, storage and delivery stay free of it. What the bot says is written in the text
+modules of bot.telegram (and the keyboards' labels) and in bot.render; everywhere
+else calls them.
 """
 
 from __future__ import annotations
@@ -185,6 +187,49 @@ def test_the_telegram_edge_is_no_wider_than_it_needs() -> None:
     }
     for allowed in TELEGRAM_USERS:
         assert any(within(user, (allowed,)) for user in users), allowed
+
+
+# Where the bot's words are written (tr("…"), N_("…"), tr.n(…)): the texts and the
+# keyboards' labels in bot.telegram, the pictures and captions in bot.render.
+WORDED = ("bot.render", "bot.telegram.texts", "bot.telegram.endings", "bot.telegram.keyboards")
+TRANSLATING = {"tr", "N_", "n", "plural", "N_plural"}
+
+
+def worded(path: Path) -> list[int]:
+    """The lines that hand a translation function text of their own."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        translates = name in TRANSLATING or (isinstance(name, str) and name.endswith("_tr"))
+        texts = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if translates and texts:
+            found.append(node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
+def test_words_are_written_in_the_text_modules(path: Path) -> None:
+    name = module_name(path)
+    if within(name, WORDED) or (within(name, ("bot.telegram",)) and name.endswith("_texts")):
+        return
+    lines = worded(path)
+    assert not lines, f"{path.relative_to(ROOT)}:{lines}: wording belongs in a text module"
+
+
+def test_the_word_finder_sees_every_way_of_wording(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        'a = tr("Hello")\n'
+        'b = N_("Bye")\n'
+        'c = tr.n("one", "many", 2)\n'
+        'd = group_tr("Hi")\n'
+        "e = tr(TEXT)\n"
+        'f = print("not words")\n'
+    )
+    assert worded(bad) == [1, 2, 3, 4]
 
 
 def test_no_module_imports_itself_round_about() -> None:

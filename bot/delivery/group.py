@@ -320,12 +320,8 @@ class GroupConverger:
     ) -> Result:
         assert shown.lobby_message_id is not None
         if match.status == "cancelled":
-            text = tr("The game was cancelled.")
-            if match.ended == "bot_removed":
-                text = endings.ending_line(match, tr)
-            elif match.ended == "idle":
-                minutes = endings.whole_minutes(self.settings.lobby_idle_seconds)
-                text = endings.idle_lobby_text(minutes, tr)
+            minutes = endings.whole_minutes(self.settings.lobby_idle_seconds)
+            text = endings.closed_lobby_text(match, tr, minutes)
             return await api.edit_text(
                 self.bot, match.chat_id, shown.lobby_message_id, text, priority=ticket
             )
@@ -335,7 +331,7 @@ class GroupConverger:
                 self.bot,
                 match.chat_id,
                 shown.lobby_message_id,
-                tr("The game has started."),
+                endings.lobby_started_text(tr),
                 priority=ticket,
             )
         return result
@@ -451,7 +447,7 @@ def board_caption(
         described = texts.describe_entries(tr, view, listed, named)
         if len(entries) > RECENT_SHOWN:
             described.insert(0, "…")
-        extra.insert(0, html.escape(tr("Since the last picture:")) + " " + "; ".join(described))
+        extra.insert(0, texts.since_last_picture(tr, described))
     # Whole lines only: cutting Telegram HTML mid-tag would break the caption.
     while extra and len(base) + sum(len(part) + 2 for part in extra) > CAPTION_LIMIT:
         extra.pop(0 if len(extra) > len(notes) else -1)

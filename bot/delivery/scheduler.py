@@ -31,10 +31,10 @@ from bot.delivery.liveness import Liveness
 from bot.delivery.plan import hand_want
 from bot.game.records import DEADLINE_SLACK, Current
 from bot.game.service import GameService
-from bot.i18n import N_, translator
+from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.store import BrokenGameError, NewerGameError, Store
-from bot.telegram import api
+from bot.telegram import api, texts
 from bot.telegram.budget import Priority
 
 log = logging.getLogger(__name__)
@@ -46,10 +46,6 @@ SWEEP_BATCH = 200  # games taken from the due index at once
 RETRY_STORAGE = 5.0  # seconds before trying again when Redis failed
 RETRY_ERROR = 10.0  # seconds before trying again after an unexpected error
 RETRY_NEWER = 60.0  # seconds before looking again at a newer release's game
-GAME_LOST_NOTICE = N_(
-    "The saved game of this chat could not be read, so it was closed. "
-    "Start a new one with /newgame."
-)
 STOP_WAIT = 5.0  # seconds a stop waits for the work under way
 
 Chat = tuple[int, int | None]
@@ -194,7 +190,7 @@ class Delivery:
     async def _tell_lost(self, chat_id: int, thread_id: int | None) -> None:
         try:
             tr = translator(await self.service.chat_language(chat_id))
-            text = escape(tr(GAME_LOST_NOTICE))
+            text = escape(texts.refusal(tr, "game_lost"))
             result = await api.send_text(
                 self._bot, chat_id, text, thread_id=thread_id, priority=Priority.BOARD
             )

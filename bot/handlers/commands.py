@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 from datetime import UTC, datetime
-from html import escape
 
 from telegram import Message, Update
 from telegram.ext import ContextTypes
@@ -26,12 +25,10 @@ from bot.handlers.common import (
 )
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.render import board_text
-from bot.render.words import signed
 from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, GameLostError
-from bot.telegram import api, clock_texts, endings, keyboards, texts
+from bot.telegram import api, clock_texts, command_texts, endings, keyboards, rating_texts, texts
 from bot.telegram.callbacks import VARIANTS
-from bot.telegram.rating_texts import rating_tables, top_text
 from engine import StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
@@ -54,11 +51,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
-        greeting = tr(
-            "Hello! Add me to a group and type /newgame there. "
-            "To learn first, type /practice here: a game against the computer, with hints."
-        )
-        await reply(update, greeting + "\n\n" + texts.help_text(tr))
+        await reply(update, command_texts.greeting(tr) + "\n\n" + texts.help_text(tr))
         return
     chat_id, thread_id, game_id = target
     seat, lang = None, None
@@ -69,12 +62,8 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
-    title = endings.place_name(game.match, tr)
-    if joined:
-        text = tr("You joined the game in «{title}». Your tiles will come here.")
-    else:
-        text = tr("You are already in the game in «{title}».")
-    await reply(update, text.format(title=escape(title)))  # the reply is HTML
+    place = endings.place_name(game.match, tr)
+    await reply(update, command_texts.joined(tr, place, joined))
 
 
 async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -111,7 +100,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await notify.not_opened(context, chat.id, thread_id, game_id, calls)
     pointer = await _shown_at(context, current.match)
     if taken_over:
-        text = tr("Nobody pressed anything in this lobby for a while: it is yours now ↑.")
+        text = command_texts.lobby_taken_over(tr)
     else:
         text = await _running_here(context, current.match, user.id, tr)
     await api.send_text(
@@ -126,7 +115,7 @@ async def cmd_practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     tr = await language_for(update, context)
     if is_group(chat):
-        text = tr("Practice games are played in our private chat: type /practice there.")
+        text = command_texts.practice_in_private(tr)
         await reply(update, text, markup=keyboards.open_private_chat(tr, context.bot.username))
         return
     variant = await _asked_variant(update, context, tr, "practice")
@@ -140,12 +129,7 @@ async def _asked_variant(
     """The game named after the command (None: none named); "?" once told it is unknown."""
     variant = context.args[0].lower() if context.args else None
     if variant is not None and variant not in VARIANTS:
-        # The codes are the command's own words: shown as code, each with the game's name.
-        games = [
-            f"<code>/{command} {name}</code> — {escape(texts.variant_name(tr, name))}"
-            for name in VARIANTS
-        ]
-        await reply(update, "\n".join([tr("Unknown game. Choose one:"), *games]))
+        await reply(update, command_texts.unknown_game(tr, command, VARIANTS))
         return "?"
     return variant
 
@@ -168,7 +152,7 @@ async def _open_practice(
     )
     if created:
         return
-    text = tr("Your practice game is here ↑. Finish it, or /stop it to start another.")
+    text = command_texts.practice_here(tr)
     await api.send_text(
         context.bot, chat.id, text, reply_to=await _shown_at(context, current.match)
     )
@@ -187,19 +171,9 @@ async def _running_here(
     context: ContextTypes.DEFAULT_TYPE, match: Match, user_id: int, tr: Translator
 ) -> str:
     """/newgame where a game is under way: what this user can do about it."""
-    if user_id == match.creator_id or await is_admin(context, match.chat_id, user_id):
-        return texts.refusal(tr, "game_running") + " " + tr("It is here ↑ (or /stop it).")
-    if match.status == "lobby":
-        minutes = endings.whole_minutes(deps(context).settings.lobby_takeover_seconds)
-        text = tr(
-            "A lobby is open here ↑: join it. If nobody presses anything in it for "
-            "{minutes} min, /newgame hands it to you."
-        )
-        return text.format(minutes=minutes)
-    return tr(
-        "A game is being played here ↑. Wait for its end, or ask its creator or an admin "
-        "to /stop it."
-    )
+    may_stop = user_id == match.creator_id or await is_admin(context, match.chat_id, user_id)
+    minutes = endings.whole_minutes(deps(context).settings.lobby_takeover_seconds)
+    return command_texts.running_here(tr, match, may_stop, minutes)
 
 
 async def _topic_name(
@@ -290,7 +264,7 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await refuse(update, tr, "creator_or_admin_only")
             return
         await d.service.stop_broken(chat.id, thread_id)
-        await reply(update, tr("The damaged game was cleared. Start a new one with /newgame."))
+        await reply(update, command_texts.damaged_game_cleared(tr))
         return
     admin = False
     if stored is not None and stored.match.creator_id != user.id and is_group(chat):
@@ -302,7 +276,7 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await reply(
         update,
-        tr("End the game for everyone?"),
+        command_texts.stop_question(tr),
         markup=keyboards.stop_confirmation(current.match, tr),
     )
 
@@ -319,12 +293,7 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
-    if current.match.status == "lobby":
-        await reply(update, tr("You left the lobby."))
-    elif current.match.ended == "everyone_left":
-        await reply(update, tr("Everyone left the game — it is over."))
-    else:
-        await reply(update, tr("The computer plays your seat until this game ends."))
+    await reply(update, command_texts.left(tr, current.match))
 
 
 async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -334,26 +303,10 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     lines = await deps(context).store.stats(chat.id)
     if not lines:
-        await repeats.answer(
-            update, context, tr, "stats", tr("No finished games in this chat yet.")
-        )
+        await repeats.answer(update, context, tr, "stats", rating_texts.no_stats(tr))
         return
-    ranked = sorted(lines.values(), key=lambda s: (-s.wins, -s.points, s.name))[:15]
-    rows = [tr("<b>Leaderboard</b>")]
-    for place, line in enumerate(ranked, start=1):
-        row = tr("{place}. {name} — wins {wins} of {games}, points {points}").format(
-            place=place,
-            name=escape(line.name),
-            wins=line.wins,
-            games=line.games,
-            points=line.points,
-        )
-        # Only a margin above zero is a record (one kept before that rule may be lower).
-        if line.best_record is not None and line.best_record > 0:
-            row += " · " + tr("best fives record {record}").format(record=signed(line.best_record))
-        rows.append(row)
-    rows += rating_tables(tr, await ratings.chat_ratings(deps(context).store, chat.id))
-    await repeats.answer(update, context, tr, "stats", "\n".join(rows))
+    found = await ratings.chat_ratings(deps(context).store, chat.id)
+    await repeats.answer(update, context, tr, "stats", rating_texts.stats_text(tr, lines, found))
 
 
 async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -363,7 +316,7 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     tr = await language_for(update, context)
     found = await ratings.chat_ratings(deps(context).store, chat.id)
-    await repeats.answer(update, context, tr, "top", top_text(tr, found))
+    await repeats.answer(update, context, tr, "top", rating_texts.top_text(tr, found))
 
 
 async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -374,7 +327,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     choice = context.args[0].lower() if context.args else ""
     if choice not in LANGUAGES:
         tr = await language_for(update, context)
-        await reply(update, tr("Choose a language: /lang ru or /lang en"))
+        await reply(update, command_texts.choose_language(tr))
         return
     if is_group(chat):
         if not await is_admin(context, chat.id, user.id):
@@ -385,8 +338,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         prefs = await d.store.user(user.id)
         prefs.lang = choice
         await d.store.save_user(user.id, prefs)
-    tr = translator(choice)
-    await reply(update, tr("Language: English"))
+    await reply(update, command_texts.language_set(translator(choice)))
 
 
 async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -402,12 +354,12 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         log.warning("chat %s: the last record is unreadable", chat.id)
         record = None
     if record is None:
-        await reply(update, tr("No finished game to export yet."))
+        await reply(update, command_texts.nothing_to_export(tr))
         return
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     name = f"domino-{record.get('variant', 'game')}-{stamp}.json"
-    caption = tr("The last finished game's record: every deal, every move and the score.")
+    caption = command_texts.export_caption(tr)
     await api.send_document(context.bot, chat.id, data, name, caption, thread_id)
 
 
@@ -424,6 +376,6 @@ async def _next_seat(
     match = current.match
     taken = {seat.name for seat in match.seats}
     seat = len(match.seats) + 1
-    while translator(match.lang)("Player {number}").format(number=seat) in taken:
+    while texts.unnamed_player(translator(match.lang), seat) in taken:
         seat += 1  # someone left: "Player 2" may sit in seat 1 now
     return seat, match.lang

@@ -69,10 +69,7 @@ def display_name(user: User, seat: int | None = None, lang: str | None = None) -
     name = shown_name(user)
     if name:
         return name
-    tr = translator(lang or normalize(user.language_code))
-    if seat is None:
-        return tr("Player")
-    return tr("Player {number}").format(number=seat)
+    return texts.unnamed_player(translator(lang or normalize(user.language_code)), seat)
 
 
 def person(user: User, seat: int | None = None, lang: str | None = None) -> Person:

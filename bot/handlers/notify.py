@@ -13,7 +13,6 @@ own message: a chat with many subscribers delays no board, hand or answer.
 from __future__ import annotations
 
 import logging
-from html import escape
 
 from telegram import Bot, Chat, Update
 from telegram.ext import ContextTypes
@@ -21,11 +20,11 @@ from telegram.ext import ContextTypes
 from bot.game.service import new_game_id
 from bot.handlers import repeats
 from bot.handlers.common import deps, is_group, reply, thread_of
-from bot.i18n import N_, Translator, normalize, translator
+from bot.i18n import Translator, normalize, translator
 from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, Store
 from bot.storage.subscriptions import MAX_SUBSCRIBERS, Subscribed, Subscriptions
-from bot.telegram import api, endings, keyboards, texts
+from bot.telegram import api, endings, keyboards, notify_texts
 from bot.telegram.api import Outcome
 from bot.telegram.budget import Priority
 
@@ -41,68 +40,53 @@ async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     prefs = await d.store.user(user.id)
     own = prefs.lang or normalize(user.language_code, d.settings.default_language)
     if not is_group(chat):
-        await reply(update, translator(own)(N_("Type /notify in the group whose games you want.")))
+        await reply(update, notify_texts.only_in_groups(translator(own)))
         return
     group_tr = translator(await d.service.chat_language(chat.id))
     choice = context.args[0].lower() if context.args else "on"
     if choice not in ("on", "off") or len(context.args or ()) > 1:
-        usage = group_tr(
-            N_("/notify: I call you whenever a game opens here; /notify off stops it.")
-        )
+        usage = notify_texts.usage(group_tr)
         await repeats.answer(update, context, group_tr, "notify:usage", usage)
         return
     subscriptions = Subscriptions(d.store)
     thread_id = thread_of(message)
     tr = translator(own)
-    place = escape(await _place(d.store, chat, thread_id, tr))
+    place = await _place(d.store, chat, thread_id, tr)
     if choice == "off":
         removed = await subscriptions.unsubscribe(chat.id, thread_id, user.id)
-        if removed:
-            text = tr("🔕 I will not call you to games in «{place}» any more.")
-        else:
-            text = tr("You were not being called to games in «{place}».")
+        text = notify_texts.unsubscribed(tr, place, removed)
     elif not prefs.started:
         await _ask_to_start(update, context, group_tr)
         return
     else:
         found = await subscriptions.subscribe(chat.id, thread_id, user.id, own)
         if found is Subscribed.FULL:
-            full = group_tr.n(
-                "There is already {count} subscriber here: that is the most.",
-                "There are already {count} subscribers here: that is the most.",
-                MAX_SUBSCRIBERS,
-            ).format(count=MAX_SUBSCRIBERS)
+            full = notify_texts.full(group_tr, MAX_SUBSCRIBERS)
             await repeats.answer(update, context, group_tr, "notify:full", full)
             return
-        text = tr(
-            "🔔 I will call you here whenever a new game opens in «{place}», "
-            "until you type /notify off there."
-        )
-    sent = await api.send_text(context.bot, user.id, text.format(place=place))
+        text = notify_texts.subscribed(tr, place)
+    sent = await api.send_text(context.bot, user.id, text)
     if sent.outcome is Outcome.FORBIDDEN:  # he blocked the bot, or never pressed Start
         await subscriptions.unsubscribe(chat.id, thread_id, user.id)
         if choice != "off":
             await _ask_to_start(update, context, group_tr)
             return
-        done = group_tr("🔕 I will not call you to games in «{place}» any more.")
-        place = escape(await _place(d.store, chat, thread_id, group_tr))
-        await repeats.answer(update, context, group_tr, "notify:off", done.format(place=place))
+        place = await _place(d.store, chat, thread_id, group_tr)
+        done = notify_texts.unsubscribed(group_tr, place, True)
+        await repeats.answer(update, context, group_tr, "notify:off", done)
 
 
 async def _ask_to_start(update: Update, context: ContextTypes.DEFAULT_TYPE, tr: Translator) -> None:
     """The bot may not write first: he must press Start in its private chat."""
-    text = tr(
-        "To be called, open a private chat with me and press Start, then type /notify here again."
-    )
+    text = notify_texts.start_first(tr)
     markup = keyboards.open_private_chat(tr, context.bot.username)
     await repeats.answer(update, context, tr, "notify:start", text, markup)
 
 
 async def _place(store: Store, chat: Chat, thread_id: int | None, tr: Translator) -> str:
     """The group (and its forum topic) as private messages name it."""
-    title = chat.title or tr("the group")
     topic = await store.topic_name(chat.id, thread_id) if thread_id is not None else None
-    return f"{title} · {topic}" if topic else title
+    return endings.group_place(tr, chat.title, topic)
 
 
 async def prepare(
@@ -157,10 +141,7 @@ async def call_all(bot: Bot, store: Store, match: Match, calls: dict[int, str]) 
         if now.seat_of(user_id) is not None:
             continue
         tr = translator(lang)
-        text = tr("🔔 A new game opens in «{place}»: {game}. Press Join to take a seat.").format(
-            place=escape(endings.place_name(now, tr)),
-            game=escape(texts.variant_name(tr, now.variant)),
-        )
+        text = notify_texts.call(tr, now)
         markup = keyboards.call_to_lobby(now, tr, bot.username)
         sent = await api.send_text(
             bot, user_id, text, markup=markup, priority=Priority.OTHER, patient=False

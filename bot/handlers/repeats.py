@@ -24,7 +24,7 @@ from telegram.ext import ContextTypes
 
 from bot.handlers.common import deps, is_group, reply, thread_of
 from bot.i18n import Translator
-from bot.telegram import api
+from bot.telegram import api, command_texts
 from bot.telegram.api import Outcome
 from bot.telegram.budget import Priority
 
@@ -82,7 +82,7 @@ async def answer(
     await api.send_text(
         bot,
         chat.id,
-        tr("My answer is above ↑"),
+        command_texts.answer_above(tr),
         thread_id=thread_id,
         reply_to=answer_id,
         priority=Priority.OTHER,

@@ -22,8 +22,13 @@ def place_name(match: Match, tr: Translator) -> str:
     topic (two topics of one forum are two games)."""
     if match.practice:
         return tr("Practice")
-    title = match.chat_title or tr("the group")
-    return f"{title} · {match.topic}" if match.topic else title
+    return group_place(tr, match.chat_title, match.topic)
+
+
+def group_place(tr: Translator, title: str | None, topic: str | None) -> str:
+    """A group, and its forum topic, as private messages name them."""
+    shown = title or tr("the group")
+    return f"{shown} · {topic}" if topic else shown
 
 
 def ending_line(match: Match, tr: Translator) -> str:
@@ -64,6 +69,21 @@ def lobby_closed_line(match: Match, tr: Translator) -> str:
     else:
         line = tr("The game in «{place}» was cancelled before it began.")
     return line.format(place=place, name=escape(match.stopped_by))
+
+
+def closed_lobby_text(match: Match, tr: Translator, idle_minutes: int) -> str:
+    """What a group's lobby message says once the lobby closed without a game (HTML);
+    `idle_minutes`: how long a lobby may lie untouched."""
+    if match.ended == "bot_removed":
+        return ending_line(match, tr)
+    if match.ended == "idle":
+        return idle_lobby_text(idle_minutes, tr)
+    return tr("The game was cancelled.")
+
+
+def lobby_started_text(tr: Translator) -> str:
+    """A started game's lobby message, where the bot may not delete it."""
+    return tr("The game has started.")
 
 
 def idle_lobby_text(minutes: int, tr: Translator) -> str:

@@ -1,4 +1,5 @@
-"""The chat's ratings as text: the /stats table per variant and /top's best players."""
+"""The chat's standings as text: /stats (wins and points, then each variant's ratings)
+and /top's best players."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from html import escape
 
 from bot.game.ratings import shown
 from bot.i18n import Translator
-from bot.render.words import variant_title
-from bot.storage.models import RatingLine
+from bot.render.words import signed, variant_title
+from bot.storage.models import RatingLine, StatLine
 from bot.telegram.callbacks import VARIANTS
 
-STATS_ROWS = 15  # people in each variant's table of /stats
+STATS_ROWS = 15  # people in the leaderboard of /stats, and in each variant's table
 TOP_ROWS = 3  # people of each variant in /top
 
 
@@ -48,6 +49,31 @@ def rating_tables(
         text += ["", tr("<b>Rating</b> · {variant}").format(variant=title)]
         text.extend(rating_row(tr, place, line) for place, line in enumerate(lines, start=1))
     return text
+
+
+def no_stats(tr: Translator) -> str:
+    return tr("No finished games in this chat yet.")
+
+
+def stats_text(
+    tr: Translator, lines: dict[int, StatLine], by_variant: dict[str, dict[int, RatingLine]]
+) -> str:
+    """/stats: the leaderboard (most wins, then most points), then the ratings."""
+    ranked = sorted(lines.values(), key=lambda s: (-s.wins, -s.points, s.name))[:STATS_ROWS]
+    rows = [tr("<b>Leaderboard</b>")]
+    for place, line in enumerate(ranked, start=1):
+        row = tr("{place}. {name} — wins {wins} of {games}, points {points}").format(
+            place=place,
+            name=escape(line.name),
+            wins=line.wins,
+            games=line.games,
+            points=line.points,
+        )
+        # Only a margin above zero is a record (one kept before that rule may be lower).
+        if line.best_record is not None and line.best_record > 0:
+            row += " · " + tr("best fives record {record}").format(record=signed(line.best_record))
+        rows.append(row)
+    return "\n".join([*rows, *rating_tables(tr, by_variant)])
 
 
 def top_text(tr: Translator, by_variant: dict[str, dict[int, RatingLine]]) -> str:

@@ -104,6 +104,14 @@ def variant_name(tr: Translator, variant: str) -> str:
     return tr(VARIANT_NAMES.get(variant, variant))
 
 
+def unnamed_player(tr: Translator, seat: int | None = None) -> str:
+    """What someone is called who has no name Telegram shows: «Игрок 2» by his seat
+    (counted from 1), «Игрок» while that is not known."""
+    if seat is None:
+        return tr("Player")
+    return tr("Player {number}").format(number=seat)
+
+
 def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 0) -> str:
     """The lobby message; `called`: subscribers (/notify) called to it in private."""
     lines = [
@@ -165,6 +173,11 @@ def describe_entries(
         run = 1
         told.append(describe_entry(tr, view, entry, names[index]))
     return told
+
+
+def since_last_picture(tr: Translator, described: Sequence[str]) -> str:
+    """The moves a board caption lists below the last one (each described, HTML)."""
+    return escape(tr("Since the last picture:")) + " " + "; ".join(described)
 
 
 def describe_entry(

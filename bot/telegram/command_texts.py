@@ -1,0 +1,131 @@
+"""What the bot replies to a command: the menu's lines and each command's answers.
+
+A refusal's words are in `texts.REFUSALS`, /help's in `texts.help_text`, /stats' and
+/top's in `rating_texts`. Texts are Telegram HTML: what comes from users is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from bot.i18n import N_, Translator
+from bot.storage.models import Match
+from bot.telegram import texts
+
+# The command menu Telegram shows (set at start-up, in each language).
+MENU = {
+    "newgame": N_("Start a domino game here"),
+    "practice": N_("Practise against the computer, with hints (private chat)"),
+    "rules": N_("The rules of each game"),
+    "score": N_("The current table"),
+    "leave": N_("The computer takes your seat"),
+    "stop": N_("End the game (creator or admin)"),
+    "stats": N_("This chat's leaderboard"),
+    "top": N_("The chat's best players by rating"),
+    "notify": N_("Call me when a game opens here"),
+    "export": N_("The last game's record"),
+    "lang": N_("Language: ru or en"),
+    "help": N_("What I can do"),
+}
+
+
+def menu(tr: Translator) -> list[tuple[str, str]]:
+    """(command, what it does) for Telegram's command menu."""
+    return [(name, tr(text)) for name, text in MENU.items()]
+
+
+def greeting(tr: Translator) -> str:
+    """/start in private, without a game to join."""
+    return tr(
+        "Hello! Add me to a group and type /newgame there. "
+        "To learn first, type /practice here: a game against the computer, with hints."
+    )
+
+
+def joined(tr: Translator, place: str, new: bool) -> str:
+    """A Join link followed: seated now (`new`), or seated already."""
+    if new:
+        text = tr("You joined the game in «{title}». Your tiles will come here.")
+    else:
+        text = tr("You are already in the game in «{title}».")
+    return text.format(title=escape(place))
+
+
+def lobby_taken_over(tr: Translator) -> str:
+    return tr("Nobody pressed anything in this lobby for a while: it is yours now ↑.")
+
+
+def practice_in_private(tr: Translator) -> str:
+    """/practice in a group."""
+    return tr("Practice games are played in our private chat: type /practice there.")
+
+
+def practice_here(tr: Translator) -> str:
+    """/practice (or /newgame) in private while a practice game is open there."""
+    return tr("Your practice game is here ↑. Finish it, or /stop it to start another.")
+
+
+def unknown_game(tr: Translator, command: str, variants: Iterable[str]) -> str:
+    """A command naming no game we have: the games, each as the command that opens it."""
+    games = [
+        f"<code>/{command} {name}</code> — {escape(texts.variant_name(tr, name))}"
+        for name in variants
+    ]
+    return "\n".join([tr("Unknown game. Choose one:"), *games])
+
+
+def running_here(tr: Translator, match: Match, may_stop: bool, takeover_minutes: int) -> str:
+    """/newgame where a game is under way: what this user can do about it (`may_stop`:
+    he created it or is an admin)."""
+    if may_stop:
+        return texts.refusal(tr, "game_running") + " " + tr("It is here ↑ (or /stop it).")
+    if match.status == "lobby":
+        text = tr(
+            "A lobby is open here ↑: join it. If nobody presses anything in it for "
+            "{minutes} min, /newgame hands it to you."
+        )
+        return text.format(minutes=takeover_minutes)
+    return tr(
+        "A game is being played here ↑. Wait for its end, or ask its creator or an admin "
+        "to /stop it."
+    )
+
+
+def damaged_game_cleared(tr: Translator) -> str:
+    return tr("The damaged game was cleared. Start a new one with /newgame.")
+
+
+def stop_question(tr: Translator) -> str:
+    return tr("End the game for everyone?")
+
+
+def left(tr: Translator, match: Match) -> str:
+    """/leave done: out of the lobby, or the computer plays on (or nobody is left)."""
+    if match.status == "lobby":
+        return tr("You left the lobby.")
+    if match.ended == "everyone_left":
+        return tr("Everyone left the game — it is over.")
+    return tr("The computer plays your seat until this game ends.")
+
+
+def choose_language(tr: Translator) -> str:
+    return tr("Choose a language: /lang ru or /lang en")
+
+
+def language_set(tr: Translator) -> str:
+    """Said in the language just chosen."""
+    return tr("Language: English")
+
+
+def nothing_to_export(tr: Translator) -> str:
+    return tr("No finished game to export yet.")
+
+
+def export_caption(tr: Translator) -> str:
+    return tr("The last finished game's record: every deal, every move and the score.")
+
+
+def answer_above(tr: Translator) -> str:
+    """A repeated command, answered a moment ago: a pointer to that answer."""
+    return tr("My answer is above ↑")
