@@ -147,7 +147,7 @@ async def _group_button(
             await api.answer(query, press_texts.hand_request_answer(tr, practice_chat(chat_id)))
         case cb.RematchPress(game_id):
             await service.rematch(chat_id, thread_id, game_id, who)
-            await api.answer(query, press_texts.rematch_answer(tr))
+            await api.answer(query, tr(press_texts.REMATCH_OPEN))
 
 
 async def _as_admin_if_needed(
@@ -308,10 +308,10 @@ async def _show_choice(
     match = current.match
     if isinstance(press, cb.TilePress):
         markup = keyboards.ends_for(match, view, press.tile, tr)
-        await api.answer(query, press_texts.which_end(tr))
+        await api.answer(query, tr(press_texts.WHICH_END))
     elif isinstance(press, cb.DoublesPress):
         markup = keyboards.doubles(match, view, press.picked, tr)
-        await api.answer(query, press_texts.pick_doubles(tr))
+        await api.answer(query, tr(press_texts.PICK_DOUBLES))
     else:  # back to the tiles
         markup = keyboards.hand(match, view, tr)
         await api.answer(query)

@@ -51,7 +51,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
-        await reply(update, command_texts.greeting(tr) + "\n\n" + texts.help_text(tr))
+        await reply(update, tr(command_texts.GREETING) + "\n\n" + texts.help_text(tr))
         return
     chat_id, thread_id, game_id = target
     seat, lang = None, None
@@ -100,7 +100,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await notify.not_opened(context, chat.id, thread_id, game_id, calls)
     pointer = await _shown_at(context, current.match)
     if taken_over:
-        text = command_texts.lobby_taken_over(tr)
+        text = tr(command_texts.LOBBY_TAKEN_OVER)
     else:
         text = await _running_here(context, current.match, user.id, tr)
     await api.send_text(
@@ -115,7 +115,7 @@ async def cmd_practice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     tr = await language_for(update, context)
     if is_group(chat):
-        text = command_texts.practice_in_private(tr)
+        text = tr(command_texts.PRACTICE_IN_PRIVATE)
         await reply(update, text, markup=keyboards.open_private_chat(tr, context.bot.username))
         return
     variant = await _asked_variant(update, context, tr, "practice")
@@ -152,7 +152,7 @@ async def _open_practice(
     )
     if created:
         return
-    text = command_texts.practice_here(tr)
+    text = tr(command_texts.PRACTICE_HERE)
     await api.send_text(
         context.bot, chat.id, text, reply_to=await _shown_at(context, current.match)
     )
@@ -264,7 +264,7 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await refuse(update, tr, "creator_or_admin_only")
             return
         await d.service.stop_broken(chat.id, thread_id)
-        await reply(update, command_texts.damaged_game_cleared(tr))
+        await reply(update, tr(command_texts.DAMAGED_GAME_CLEARED))
         return
     admin = False
     if stored is not None and stored.match.creator_id != user.id and is_group(chat):
@@ -276,20 +276,20 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await reply(
         update,
-        command_texts.stop_question(tr),
+        tr(command_texts.STOP_QUESTION),
         markup=keyboards.stop_confirmation(current.match, tr),
     )
 
 
 async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
     tr = await language_for(update, context)
-    d = deps(context)
-    thread_id = thread_of(message)
     try:
-        current = await d.service.leave(chat.id, thread_id, person(user))
+        current = await deps(context).service.leave(
+            chat.id, thread_of(update.effective_message), person(user)
+        )
     except Refusal as refusal:
         await refuse(update, tr, refusal.code)
         return
@@ -327,7 +327,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     choice = context.args[0].lower() if context.args else ""
     if choice not in LANGUAGES:
         tr = await language_for(update, context)
-        await reply(update, command_texts.choose_language(tr))
+        await reply(update, tr(command_texts.CHOOSE_LANGUAGE))
         return
     if is_group(chat):
         if not await is_admin(context, chat.id, user.id):
@@ -338,7 +338,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         prefs = await d.store.user(user.id)
         prefs.lang = choice
         await d.store.save_user(user.id, prefs)
-    await reply(update, command_texts.language_set(translator(choice)))
+    await reply(update, translator(choice)(command_texts.LANGUAGE_SET))
 
 
 async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -354,12 +354,12 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         log.warning("chat %s: the last record is unreadable", chat.id)
         record = None
     if record is None:
-        await reply(update, command_texts.nothing_to_export(tr))
+        await reply(update, tr(command_texts.NOTHING_TO_EXPORT))
         return
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     name = f"domino-{record.get('variant', 'game')}-{stamp}.json"
-    caption = command_texts.export_caption(tr)
+    caption = tr(command_texts.EXPORT_CAPTION)
     await api.send_document(context.bot, chat.id, data, name, caption, thread_id)
 
 

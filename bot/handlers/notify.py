@@ -40,12 +40,12 @@ async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     prefs = await d.store.user(user.id)
     own = prefs.lang or normalize(user.language_code, d.settings.default_language)
     if not is_group(chat):
-        await reply(update, notify_texts.only_in_groups(translator(own)))
+        await reply(update, translator(own)(notify_texts.ONLY_IN_GROUPS))
         return
     group_tr = translator(await d.service.chat_language(chat.id))
     choice = context.args[0].lower() if context.args else "on"
     if choice not in ("on", "off") or len(context.args or ()) > 1:
-        usage = notify_texts.usage(group_tr)
+        usage = group_tr(notify_texts.USAGE)
         await repeats.answer(update, context, group_tr, "notify:usage", usage)
         return
     subscriptions = Subscriptions(d.store)
@@ -78,7 +78,7 @@ async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 
 async def _ask_to_start(update: Update, context: ContextTypes.DEFAULT_TYPE, tr: Translator) -> None:
     """The bot may not write first: he must press Start in its private chat."""
-    text = notify_texts.start_first(tr)
+    text = tr(notify_texts.START_FIRST)
     markup = keyboards.open_private_chat(tr, context.bot.username)
     await repeats.answer(update, context, tr, "notify:start", text, markup)
 

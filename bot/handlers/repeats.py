@@ -82,7 +82,7 @@ async def answer(
     await api.send_text(
         bot,
         chat.id,
-        command_texts.answer_above(tr),
+        tr(command_texts.ANSWER_ABOVE),
         thread_id=thread_id,
         reply_to=answer_id,
         priority=Priority.OTHER,

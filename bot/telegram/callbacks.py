@@ -61,30 +61,31 @@ Picked = tuple[tuple[Tile, End], ...]  # doubles chosen so far, each with its en
 
 
 @dataclass(frozen=True)
-class LobbyPress:
+class OnGroup:
+    """A button under a group's message: the game it is for."""
+
     game_id: str
+
+
+@dataclass(frozen=True)
+class LobbyPress(OnGroup):
     action: LobbyAction
     value: str = ""  # an option's button: the value it sets
 
 
 @dataclass(frozen=True)
-class StopPress:
+class StopPress(OnGroup):
     """The answer to «End the game for everyone?»."""
 
-    game_id: str
     confirm: bool
 
 
-@dataclass(frozen=True)
-class HandRequestPress:
+class HandRequestPress(OnGroup):
     """«My tiles» under a board."""
 
-    game_id: str
 
-
-@dataclass(frozen=True)
-class RematchPress:
-    game_id: str
+class RematchPress(OnGroup):
+    """«Rematch» under a final table."""
 
 
 @dataclass(frozen=True)
@@ -108,54 +109,55 @@ class Hand:
 
 
 @dataclass(frozen=True)
-class TilePress:
+class OnHand:
+    """A button under a hand: the hand it was on.
+
+    A press from a hand that is no longer the one shown (an older version, another game)
+    is refused before it can do anything.
+    """
+
     hand: Hand
+
+
+@dataclass(frozen=True)
+class TilePress(OnHand):
     tile: Tile
 
 
 @dataclass(frozen=True)
-class EndPress:
+class EndPress(OnHand):
     """The end chosen for a tile that fits several."""
 
-    hand: Hand
     tile: Tile
     end: End
 
 
-@dataclass(frozen=True)
-class DrawPress:
-    hand: Hand
+class DrawPress(OnHand):
+    """«Draw»."""
+
+
+class PassPress(OnHand):
+    """«Pass»."""
 
 
 @dataclass(frozen=True)
-class PassPress:
-    hand: Hand
-
-
-@dataclass(frozen=True)
-class DoublesPress:
+class DoublesPress(OnHand):
     """muggins: a double picked (or unpicked) for laying several at once."""
 
-    hand: Hand
     picked: Picked  # the selection this press makes
 
 
 @dataclass(frozen=True)
-class LayDoublesPress:
-    hand: Hand
+class LayDoublesPress(OnHand):
     picked: Picked
 
 
-@dataclass(frozen=True)
-class BackPress:
+class BackPress(OnHand):
     """Back from choosing an end or doubles to the tiles."""
 
-    hand: Hand
 
-
-@dataclass(frozen=True)
-class HintPress:
-    hand: Hand
+class HintPress(OnHand):
+    """«Hint» (practice games)."""
 
 
 GroupPress = LobbyPress | StopPress | HandRequestPress | RematchPress

@@ -35,35 +35,38 @@ def menu(tr: Translator) -> list[tuple[str, str]]:
     return [(name, tr(text)) for name, text in MENU.items()]
 
 
-def greeting(tr: Translator) -> str:
-    """/start in private, without a game to join."""
-    return tr(
-        "Hello! Add me to a group and type /newgame there. "
-        "To learn first, type /practice here: a game against the computer, with hints."
-    )
+# /start
+GREETING = N_(  # in private, without a game to join
+    "Hello! Add me to a group and type /newgame there. "
+    "To learn first, type /practice here: a game against the computer, with hints."
+)
+JOINED = N_("You joined the game in «{title}». Your tiles will come here.")
+ALREADY_JOINED = N_("You are already in the game in «{title}».")
+
+# /newgame and /practice
+LOBBY_TAKEN_OVER = N_("Nobody pressed anything in this lobby for a while: it is yours now ↑.")
+PRACTICE_IN_PRIVATE = N_("Practice games are played in our private chat: type /practice there.")
+PRACTICE_HERE = N_("Your practice game is here ↑. Finish it, or /stop it to start another.")
+
+# /stop
+DAMAGED_GAME_CLEARED = N_("The damaged game was cleared. Start a new one with /newgame.")
+STOP_QUESTION = N_("End the game for everyone?")
+
+# /lang
+CHOOSE_LANGUAGE = N_("Choose a language: /lang ru or /lang en")
+LANGUAGE_SET = N_("Language: English")  # said in the language just chosen
+
+# /export
+NOTHING_TO_EXPORT = N_("No finished game to export yet.")
+EXPORT_CAPTION = N_("The last finished game's record: every deal, every move and the score.")
+
+# A repeated command in a group, answered a moment ago (bot.handlers.repeats).
+ANSWER_ABOVE = N_("My answer is above ↑")
 
 
 def joined(tr: Translator, place: str, new: bool) -> str:
     """A Join link followed: seated now (`new`), or seated already."""
-    if new:
-        text = tr("You joined the game in «{title}». Your tiles will come here.")
-    else:
-        text = tr("You are already in the game in «{title}».")
-    return text.format(title=escape(place))
-
-
-def lobby_taken_over(tr: Translator) -> str:
-    return tr("Nobody pressed anything in this lobby for a while: it is yours now ↑.")
-
-
-def practice_in_private(tr: Translator) -> str:
-    """/practice in a group."""
-    return tr("Practice games are played in our private chat: type /practice there.")
-
-
-def practice_here(tr: Translator) -> str:
-    """/practice (or /newgame) in private while a practice game is open there."""
-    return tr("Your practice game is here ↑. Finish it, or /stop it to start another.")
+    return tr(JOINED if new else ALREADY_JOINED).format(title=escape(place))
 
 
 def unknown_game(tr: Translator, command: str, variants: Iterable[str]) -> str:
@@ -92,14 +95,6 @@ def running_here(tr: Translator, match: Match, may_stop: bool, takeover_minutes:
     )
 
 
-def damaged_game_cleared(tr: Translator) -> str:
-    return tr("The damaged game was cleared. Start a new one with /newgame.")
-
-
-def stop_question(tr: Translator) -> str:
-    return tr("End the game for everyone?")
-
-
 def left(tr: Translator, match: Match) -> str:
     """/leave done: out of the lobby, or the computer plays on (or nobody is left)."""
     if match.status == "lobby":
@@ -107,25 +102,3 @@ def left(tr: Translator, match: Match) -> str:
     if match.ended == "everyone_left":
         return tr("Everyone left the game — it is over.")
     return tr("The computer plays your seat until this game ends.")
-
-
-def choose_language(tr: Translator) -> str:
-    return tr("Choose a language: /lang ru or /lang en")
-
-
-def language_set(tr: Translator) -> str:
-    """Said in the language just chosen."""
-    return tr("Language: English")
-
-
-def nothing_to_export(tr: Translator) -> str:
-    return tr("No finished game to export yet.")
-
-
-def export_caption(tr: Translator) -> str:
-    return tr("The last finished game's record: every deal, every move and the score.")
-
-
-def answer_above(tr: Translator) -> str:
-    """A repeated command, answered a moment ago: a pointer to that answer."""
-    return tr("My answer is above ↑")

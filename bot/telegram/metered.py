@@ -7,11 +7,11 @@ python-telegram-bot.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from telegram import Update
-from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
-from telegram.request import BaseRequest, RequestData
+from telegram.request import BaseRequest
 
 from bot import metrics
 
@@ -55,27 +55,13 @@ class MeteredRequest(BaseRequest):
         await self.inner.shutdown()
 
     async def do_request(
-        self,
-        url: str,
-        method: str,
-        request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        self, url: str, method: str, *args: Any, **kwargs: Any
     ) -> tuple[int, bytes]:
+        # The request and its timeouts go to `inner` as python-telegram-bot gave them.
         found = METHOD.search(url)  # the URL's last part; never the token
         name = found.group(1) if found else "other"
         try:
-            status, payload = await self.inner.do_request(
-                url,
-                method,
-                request_data,
-                read_timeout,
-                write_timeout,
-                connect_timeout,
-                pool_timeout,
-            )
+            status, payload = await self.inner.do_request(url, method, *args, **kwargs)
         except TimedOut:
             metrics.telegram_unanswered(name, timed_out=True)
             raise

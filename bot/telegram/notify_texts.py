@@ -8,27 +8,22 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.storage.models import Match
 from bot.telegram import endings, texts
 
-
-def only_in_groups(tr: Translator) -> str:
-    """/notify in private."""
-    return tr("Type /notify in the group whose games you want.")
-
-
-def usage(tr: Translator) -> str:
-    return tr("/notify: I call you whenever a game opens here; /notify off stops it.")
+ONLY_IN_GROUPS = N_("Type /notify in the group whose games you want.")  # /notify in private
+USAGE = N_("/notify: I call you whenever a game opens here; /notify off stops it.")
+START_FIRST = N_(  # the bot may not write to him first: he must press Start in private
+    "To be called, open a private chat with me and press Start, then type /notify here again."
+)
+UNSUBSCRIBED = N_("🔕 I will not call you to games in «{place}» any more.")
+NOT_SUBSCRIBED = N_("You were not being called to games in «{place}».")
 
 
 def unsubscribed(tr: Translator, place: str, was: bool) -> str:
     """/notify off: no more calls (`was`: he had been called until now)."""
-    if was:
-        text = tr("🔕 I will not call you to games in «{place}» any more.")
-    else:
-        text = tr("You were not being called to games in «{place}».")
-    return text.format(place=escape(place))
+    return tr(UNSUBSCRIBED if was else NOT_SUBSCRIBED).format(place=escape(place))
 
 
 def subscribed(tr: Translator, place: str) -> str:
@@ -47,13 +42,6 @@ def full(tr: Translator, most: int) -> str:
         most,
     )
     return text.format(count=most)
-
-
-def start_first(tr: Translator) -> str:
-    """The bot may not write to him first: he must press Start in its private chat."""
-    return tr(
-        "To be called, open a private chat with me and press Start, then type /notify here again."
-    )
 
 
 def call(tr: Translator, match: Match) -> str:

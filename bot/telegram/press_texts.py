@@ -9,10 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.game.options import LobbyAction
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.render.ends import EndName
 from bot.telegram.texts import move_words
 from engine import End
+
+REMATCH_OPEN = N_("A new lobby is open.")
+WHICH_END = N_("Which end?")  # a tile that fits several ends
+PICK_DOUBLES = N_("Pick 2 to 4 doubles and their ends.")
 
 
 def lobby_answer(tr: Translator, action: LobbyAction) -> str:
@@ -38,10 +42,6 @@ def hand_request_answer(tr: Translator, practice: bool) -> str:
     return tr("Your tiles are in our private chat.")
 
 
-def rematch_answer(tr: Translator) -> str:
-    return tr("A new lobby is open.")
-
-
 def played_answer(
     tr: Translator,
     text: str,
@@ -61,11 +61,3 @@ def played_answer(
         said = tr("Played {move}").format(move=move_words(text, names))
     scored = points or penalty
     return said + (tr(" (+{points})").format(points=scored) if scored else "")
-
-
-def which_end(tr: Translator) -> str:
-    return tr("Which end?")
-
-
-def pick_doubles(tr: Translator) -> str:
-    return tr("Pick 2 to 4 doubles and their ends.")

@@ -30,15 +30,16 @@ from bot.app import build_application
 from bot.delivery.scheduler import Delivery
 from bot.game import computer
 from bot.game.records import DEADLINE_SLACK
-from bot.game.service import GameService
+from bot.game.service import GameService, new_game_id
 from bot.handlers.common import Deps
 from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.keys import Keys
-from bot.storage.models import GroupDelivery, HandDelivery, Match
+from bot.storage.models import GroupDelivery, HandDelivery, Match, Seat
 from bot.storage.store import LOST, Store
+from bot.telegram import keyboards
 from bot.telegram.texts import REFUSALS
-from engine import Game, Tile, pack, unpack
+from engine import End, Game, Tile, pack, unpack, view_for
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, MessageView
 
 HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
@@ -647,6 +648,52 @@ def position(
     for move in moves:
         game.push(game.parse_move(move))
     return game
+
+
+# A position of each game with something to choose: fives' tile fitting two ends, the
+# second muggins seat's 3:3 and 2:2 for the ends 3 and 2 (several doubles).
+POSITIONS = (
+    ("fives", ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"], ["6:5", "5:2@E"]),
+    ("muggins", ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"], ["3:2"]),
+    ("twolane", ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], []),
+)
+
+
+def every_keyboard(
+    lang: str, chat_id: int = -100123, thread_id: int | None = None
+) -> list[InlineKeyboardMarkup]:
+    """Each keyboard the bot makes, for a game of each kind in `chat_id`'s `thread_id`."""
+    tr = translator(lang)
+    made = []
+    for variant, hands, moves in POSITIONS:
+        engine_game = position(variant, ["A", "B"], hands, moves=moves)
+        game = Match(
+            id=new_game_id(),
+            chat_id=chat_id,
+            thread_id=thread_id,
+            creator_id=1,
+            variant=variant,  # type: ignore[arg-type]
+            seats=[Seat(name="A", user_id=1), Seat(name="B", user_id=2)],
+            status="playing",
+            engine=pack(engine_game),
+        )
+        view = view_for(engine_game, engine_game.turn)
+        made += [
+            keyboards.lobby(game, tr, "domino_test_bot"),
+            keyboards.board(game, tr),
+            keyboards.final(game, tr),
+            keyboards.stop_confirmation(game, tr),
+            keyboards.rules(variant, tr),
+            keyboards.hand(game, view, tr),
+        ]
+        made += [keyboards.ends_for(game, view, tile, tr) for tile in view.hand]
+        if variant == "muggins":
+            picked = ((Tile.parse("3:3"), End.W), (Tile.parse("2:2"), End.E))
+            made += [
+                keyboards.doubles(game, view, (), tr),
+                keyboards.doubles(game, view, picked, tr),
+            ]
+    return made
 
 
 NAMES = ["Андрей", "Ирина"]

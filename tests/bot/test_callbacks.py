@@ -10,12 +10,11 @@ from hypothesis import strategies as st
 
 from bot.game.options import LobbyAction
 from bot.game.service import new_game_id
-from bot.i18n import translator
-from bot.storage.models import Match, Seat
+from bot.storage.models import Match
 from bot.telegram import callbacks as cb
 from bot.telegram import keyboards
-from engine import ALL_TILES, End, Tile, pack, view_for
-from tests.bot.conftest import position
+from engine import ALL_TILES, End, Tile
+from tests.bot.conftest import every_keyboard
 
 # Telegram chat ids have at most 52 significant bits; thread ids are message ids (32 bits).
 BIGGEST_CHAT = 2**52 - 1
@@ -227,37 +226,8 @@ def test_join_payloads_are_deep_link_safe_and_round_trip(
 
 
 def test_every_button_the_keyboards_make_decodes() -> None:
-    tr = translator("ru")
-    made = []
-    for variant, hands, moves in (
-        ("fives", ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"], ["6:5", "5:2@E"]),
-        ("muggins", ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"], ["3:2"]),
-        ("twolane", ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], []),
-    ):
-        engine_game = position(variant, ["A", "B"], hands, moves=moves)
-        game = Match(
-            id=new_game_id(),
-            chat_id=-BIGGEST_CHAT,
-            thread_id=BIGGEST_THREAD,
-            creator_id=1,
-            variant=variant,  # type: ignore[arg-type]
-            seats=[Seat(name="A", user_id=1), Seat(name="B", user_id=2)],
-            status="playing",
-            engine=pack(engine_game),
-        )
-        view = view_for(engine_game, engine_game.turn)
-        made += [
-            keyboards.lobby(game, tr, "domino_test_bot"),
-            keyboards.board(game, tr),
-            keyboards.final(game, tr),
-            keyboards.stop_confirmation(game, tr),
-            keyboards.rules(variant, tr),
-            keyboards.hand(game, view, tr),
-        ]
-        for tile in view.hand:
-            made.append(keyboards.ends_for(game, view, tile, tr))
-        made.append(keyboards.doubles(game, view, (), tr))
-        made.append(keyboards.doubles(game, view, ((doubles[3], End.W), (doubles[2], End.E)), tr))
+    # The biggest chat and topic ids: the longest data there is.
+    made = every_keyboard("ru", -BIGGEST_CHAT, BIGGEST_THREAD)
     seen = 0
     for markup in made:
         for row in markup.inline_keyboard:

@@ -3,54 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from telegram import InlineKeyboardMarkup
 
-from bot.game.service import new_game_id
-from bot.i18n import LANGUAGES, translator
-from bot.storage.models import Match, Seat
+from bot.i18n import LANGUAGES
 from bot.telegram import keyboards
-from engine import End, Tile, pack, view_for
-from tests.bot.conftest import position
-
-POSITIONS = (
-    ("fives", ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"], ["6:5", "5:2@E"]),
-    # muggins: the second seat holds 3:3 and 2:2 for the ends 3 and 2 (several doubles).
-    ("muggins", ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"], ["3:2"]),
-    ("twolane", ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], []),
-)
-
-
-def every_keyboard(lang: str) -> list[InlineKeyboardMarkup]:
-    tr = translator(lang)
-    made = []
-    for variant, hands, moves in POSITIONS:
-        engine_game = position(variant, ["A", "B"], hands, moves=moves)
-        game = Match(
-            id=new_game_id(),
-            chat_id=-100123,
-            creator_id=1,
-            variant=variant,  # type: ignore[arg-type]
-            seats=[Seat(name="A", user_id=1), Seat(name="B", user_id=2)],
-            status="playing",
-            engine=pack(engine_game),
-        )
-        view = view_for(engine_game, engine_game.turn)
-        made += [
-            keyboards.lobby(game, tr, "domino_test_bot"),
-            keyboards.board(game, tr),
-            keyboards.final(game, tr),
-            keyboards.stop_confirmation(game, tr),
-            keyboards.rules(variant, tr),
-            keyboards.hand(game, view, tr),
-        ]
-        made += [keyboards.ends_for(game, view, tile, tr) for tile in view.hand]
-        if variant == "muggins":
-            picked = [(Tile.parse("3:3"), End.W), (Tile.parse("2:2"), End.E)]
-            made += [
-                keyboards.doubles(game, view, [], tr),
-                keyboards.doubles(game, view, picked, tr),
-            ]
-    return made
+from tests.bot.conftest import every_keyboard
 
 
 def shared_row_labels(lang: str) -> list[str]:
