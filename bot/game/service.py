@@ -46,6 +46,7 @@ from bot.storage.store import (
     Stored,
     backoff,
 )
+from bot.variants import first_variant
 from engine import DominoError, Game, Move, MoveEntry, StateError, pack, view_for
 from engine.compact import FORMAT as ENGINE_FORMAT
 from engine.variants import VARIANTS
@@ -247,7 +248,7 @@ class GameService:
                 id=game_id or new_game_id(),
                 chat_id=chat_id,
                 thread_id=thread_id,
-                variant=variant if variant in VARIANTS else "fives",  # type: ignore[arg-type]
+                variant=variant if variant in VARIANTS else first_variant(),
                 creator_id=creator.user_id,
                 creator_name=creator.name,
                 turn_seconds=self.settings.turn_seconds,
@@ -390,7 +391,7 @@ class GameService:
                     raise Refusal("stale_button")
                 if value == match.variant:
                     return  # pressed twice: it is set already
-                match.variant = value  # type: ignore[assignment]
+                match.variant = value
                 match.target = None
             elif action is LobbyAction.TARGET:
                 choices = target_choices(match.variant, len(match.seats))

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
+from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat, Variant
 from engine import Game, pack
 
 Status = Literal["lobby", "playing", "over", "cancelled"]
@@ -58,7 +58,7 @@ class ChatGame(BaseModel):
     chat_id: int
     thread_id: int | None = None
     status: Status = "lobby"
-    variant: Literal["fives", "muggins", "twolane"] = "fives"
+    variant: Variant = "fives"
     creator_id: int
     creator_name: str = ""
     seats: list[_OldSeat] = Field(default_factory=list)
