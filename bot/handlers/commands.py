@@ -30,9 +30,8 @@ from bot.render.words import signed
 from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, GameLostError
 from bot.telegram import api, clock_texts, endings, keyboards, texts
-from bot.telegram.callbacks import VARIANTS
 from bot.telegram.rating_texts import rating_tables, top_text
-from engine import StateError, to_record, unpack, view_for
+from engine import VARIANTS, StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from bot.game.options import LobbyAction
-from engine import End, Tile
+from engine import VARIANTS, End, Tile
 
 MAX_BYTES = 64
 GAME_ID = re.compile(r"^[A-Za-z0-9]{4,12}$")
@@ -36,7 +36,6 @@ HINT = "HI"  # practice games only: what the strong computer would play
 LOBBY_ACTIONS = tuple(action.value for action in LobbyAction)
 GROUP_KINDS = {LOBBY, HAND_REQUEST, STOP, REMATCH}
 PRIVATE_KINDS = {TILE, PLAY, DRAW, PASS, DOUBLES, DOUBLES_PLAY, BACK, HINT}
-VARIANTS = ("fives", "muggins", "twolane")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from bot.game.ratings import shown
 from bot.i18n import Translator
 from bot.render.words import variant_title
 from bot.storage.models import RatingLine
-from bot.telegram.callbacks import VARIANTS
+from engine.variants import VARIANTS
 
 STATS_ROWS = 15  # people in each variant's table of /stats
 TOP_ROWS = 3  # people of each variant in /top

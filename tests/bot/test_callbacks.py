@@ -14,7 +14,7 @@ from bot.i18n import translator
 from bot.storage.models import Match, Seat
 from bot.telegram import callbacks as cb
 from bot.telegram import keyboards
-from engine import ALL_TILES, End, pack, view_for
+from engine import ALL_TILES, VARIANTS, End, pack, view_for
 from tests.bot.conftest import position
 
 # Telegram chat ids have at most 52 significant bits; thread ids are message ids (32 bits).
@@ -49,13 +49,13 @@ def private_args(kind: str) -> st.SearchStrategy[str]:
 def callbacks(draw: st.DrawFn) -> cb.Callback:
     kind = draw(st.sampled_from(sorted(cb.GROUP_KINDS | cb.PRIVATE_KINDS | {cb.RULES})))
     if kind == cb.RULES:
-        return cb.Callback(kind, arg=draw(st.sampled_from(cb.VARIANTS)))
+        return cb.Callback(kind, arg=draw(st.sampled_from(list(VARIANTS))))
     if kind in (cb.HAND_REQUEST, cb.REMATCH):
         return cb.Callback(kind, draw(game_ids))
     if kind == cb.LOBBY:
         action = draw(st.sampled_from(list(LobbyAction)))
         value = {
-            LobbyAction.VARIANT: st.sampled_from(cb.VARIANTS),
+            LobbyAction.VARIANT: st.sampled_from(list(VARIANTS)),
             LobbyAction.TARGET: st.integers(1, 9999).map(str),
             LobbyAction.TIME: st.integers(1, 9999).map(str),
         }.get(action, st.just(""))
