@@ -28,9 +28,9 @@ from engine.ai import ExpertPlayer, GreedyPlayer, Player, RandomPlayer  # noqa: 
 from engine.ai.expert import DEFAULT_ROLLOUTS  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.results import standings  # noqa: E402
+from engine.variants import VARIANTS, ruleset  # noqa: E402
 from engine.view import view_for  # noqa: E402
 
-VARIANTS = ("fives", "muggins", "twolane")
 PAIRINGS = (("expert", "greedy"), ("greedy", "random"))
 
 
@@ -125,7 +125,7 @@ def report(results: list[Result], variant: str, first: str, second: str) -> list
     shared = n - wins - losses
     score = wins + shared / 2
     low, high = wilson(score, n)
-    unit = "penalties" if variant == "twolane" else "points"
+    unit = "penalties" if ruleset(variant).penalty_scoring else "points"
     lines = [
         f"{variant:8} {first} vs {second}: {n} matches, "
         f"{wins} won / {losses} lost / {shared} shared",
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=multiprocessing.cpu_count(), help="processes"
     )
     parser.add_argument("--seed", type=int, default=1, help="the first deal's seed")
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
     parser.add_argument(
         "--pairings",
         nargs="+",

@@ -26,7 +26,7 @@ from collections.abc import Callable
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
-from engine import Game  # noqa: E402
+from engine import VARIANTS, Game  # noqa: E402
 
 PLAYERS = {2: ["a", "b"], 3: ["a", "b", "c"], 4: ["a", "b", "c", "d"]}
 clock = time.process_time
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"{'variant':8} {'players':>7} {'games/s':>9} {'tiles/s':>9} {'legal gens/s':>13}")
-    for variant in ("fives", "muggins", "twolane"):
+    for variant in VARIANTS:
         for players in (2, 3, 4):
             games, tiles = our_games(variant, players, args.seconds, seed=players)
             gens = our_generations(variant, players, args.seconds, seed=players)

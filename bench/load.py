@@ -55,10 +55,10 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 
+from engine.variants import VARIANTS  # noqa: E402
 from tests.fakebotapi import FLOOD_METHODS, FakeBotApi  # noqa: E402
 from tests.fakebotapi.views import MessageView  # noqa: E402
 
-VARIANTS = ("fives", "muggins", "twolane")
 HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
 JOIN = re.compile("Присоединиться|Join")
 SETUP_TIMEOUT = 600.0
@@ -307,7 +307,7 @@ class Driver:
             names = [f"Игрок {number}-{seat}" for seat in range(humans)]
             users = [self.api.add_user(name, language_code="ru") for name in names]
             group = self.api.add_group(f"Стол {number}", owner=users[0], members=users[1:])
-            table = Table(group, VARIANTS[number % len(VARIANTS)], [])
+            table = Table(group, list(VARIANTS)[number % len(VARIANTS)], [])
             for user, name in zip(users, names, strict=True):
                 person = Person(user, group, name)
                 table.people.append(person)

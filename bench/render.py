@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.render import Picture, render_board, render_final, render_hand
 from bot.render.samples import PLAYERS, catalog, full_table, play, with_table
 from bot.render.samples import main as write_samples
+from engine.variants import VARIANTS
 from engine.view import SeatView, view_for
 
 BOARD_MS = 15.0
@@ -65,7 +66,7 @@ def main() -> int:
     russian = catalog("ru")
     columns = ("cold ms", "median ms", "p99 ms", "size KB")
     print(f"{'variant':8} {'picture':17} " + " ".join(f"{c:>9}" for c in columns) + "  picture")
-    for variant in ("fives", "muggins", "twolane"):
+    for variant in VARIANTS:
         for name, view in views(variant).items():
             render = {
                 "board (28 tiles)": render_board,

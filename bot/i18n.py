@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -47,13 +48,25 @@ def normalize(code: str | None, fallback: str = DEFAULT_LANGUAGE) -> str:
 @cache
 def translator(lang: str) -> Translator:
     lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    po = resources.files("bot") / "locales" / lang / "LC_MESSAGES" / "messages.po"
-    with po.open("rb") as source:
+    return Translator(lang, compiled(resources.files("bot") / "locales", lang))
+
+
+def compiled(locales: Traversable, lang: str) -> gettext.GNUTranslations:
+    """The catalog `locales/<lang>/LC_MESSAGES/messages.po`, compiled in memory."""
+    with (locales / lang / "LC_MESSAGES" / "messages.po").open("rb") as source:
         catalog = read_po(source, locale=lang)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translator(lang, gettext.GNUTranslations(compiled))
+    mo = io.BytesIO()
+    write_mo(mo, catalog)
+    mo.seek(0)
+    return gettext.GNUTranslations(mo)
+
+
+def add_words(locales: Traversable) -> None:
+    """Catalogs in a folder laid out like bot/locales, asked for the messages the bot's
+    own catalogs lack: the words of a game defined outside the product."""
+    for lang in LANGUAGES:
+        if (locales / lang / "LC_MESSAGES" / "messages.po").is_file():
+            translator(lang).catalog.add_fallback(compiled(locales, lang))
 
 
 def N_(message: str) -> str:

@@ -21,7 +21,7 @@ _BLANK = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
 def to_record(game: Game) -> dict[str, Any]:
     """The record of a game: every round's deal and every action, as written."""
     record: dict[str, Any] = {"variant": game.variant, "players": list(game.players)}
-    if game.variant == "fives":
+    if game.rules.target_choices(len(game.players)):  # a target that was chosen
         record["target"] = game.target
     record["rounds"] = [
         {

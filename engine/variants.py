@@ -1,7 +1,10 @@
 """The three games' rules, one `Ruleset` each, found through `VARIANTS`.
 
 A ruleset holds only what differs between the games; the flow every game shares
-(turns, drawing, blocking, rounds) lives in `engine.game`.
+(turns, drawing, blocking, rounds) lives in `engine.game`. Everything else that
+treats games differently (the computer players, the bot's pictures and texts)
+asks a ruleset's flags and methods, never a game's name: a new game is a new
+`Ruleset` given to `register`.
 """
 
 from __future__ import annotations
@@ -18,10 +21,17 @@ class Ruleset:
     """Behaviour shared by default; each game overrides what it changes."""
 
     name: ClassVar[str]
-    # What the first double (fives) or first closed double (muggins) becomes.
+    # What the first double (fives) or first closed double (muggins) becomes. The
+    # hub also says how the table counts (the simulator, engine.ai.sim, models the
+    # two counts): a spinner table counts its four arms once all are taken, a house
+    # table every open end, doubles twice.
     hub_kind: ClassVar[str | None] = None
     # The mover may score for the table as it lies after his play.
     scores_plays: ClassVar[bool] = True
+    # fives: laying the spinner scores this; a count that is a multiple of five
+    # scores `count_points` (0: the count divided by five, as muggins scores).
+    hub_points: ClassVar[int] = 0
+    count_points: ClassVar[int] = 0
     # muggins: 2-4 doubles may be laid at once.
     multi_doubles: ClassVar[bool] = False
     # twolane: one draw, then play it or pass with a penalty.
@@ -31,6 +41,15 @@ class Ruleset:
     refill_empty_hand: ClassVar[bool] = False
     # twolane: a player who empties his hand is skipped while the others play on.
     play_on_after_out: ClassVar[bool] = False
+    # twolane: the match is one round, so rounds are never numbered.
+    one_round: ClassVar[bool] = False
+    # muggins: a play that reaches the target ends the match there, mid-round.
+    target_mid_round: ClassVar[bool] = False
+    # muggins: a round's end scores the pips left in the other hands (divided by five).
+    scores_hands_left: ClassVar[bool] = False
+    # twolane: the two rows growing from the opening are the game's two lanes, and
+    # the table is drawn so (without a hub there is nothing to draw around).
+    lanes: ClassVar[bool] = False
     # The match is scored in penalty points (fewer is better).
     penalty_scoring: ClassVar[bool] = False
     # fives: a single winner's record is his points minus everyone else's.
@@ -50,6 +69,11 @@ class Ruleset:
 
     def default_target(self, players: int) -> int | None:
         return None
+
+    def target_choices(self, players: int) -> tuple[int, ...]:
+        """The targets a lobby may pick from, the default first; () if the target is fixed
+        or there is none. A game whose target is a choice writes it in its records."""
+        return ()
 
     def check_target(self, target: int | None, players: int) -> int | None:
         """The match target a game or record may use (None: this game has none)."""
@@ -86,8 +110,20 @@ class Ruleset:
         """End-of-round points: `winner` went out, or None when the round is blocked."""
         return [0] * len(hands)
 
+    def going_out_points(self, others_pips: float) -> float:
+        """What emptying one's hand scores at the round's end (`round_end_points` for the
+        player who went out), `others_pips` being the pips the other hands hold (or are
+        expected to hold). A hand the boneyard refills has not gone out."""
+        return 0.0
+
     def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
-        raise NotImplementedError
+        """Whether the match ends now: once a round is over (`round_over`), or just after
+        a scoring play (`round_over` False), which only `target_mid_round` games allow."""
+        if self.one_round:
+            return round_over
+        if target is None or not (round_over or self.target_mid_round):
+            return False
+        return max(totals) >= target
 
 
 class Fives(Ruleset):
@@ -95,14 +131,26 @@ class Fives(Ruleset):
 
     name = "fives"
     hub_kind = "spinner"
+    hub_points = 2
+    count_points = 4
     refill_empty_hand = True
     keeps_record = True
+    OUT_POINTS: ClassVar[int] = 2  # for going out; a blocked round gives 1 to the fewest points
+    # The lobby's targets by the number of players, the rules' default first.
+    TARGETS: ClassVar[dict[int, tuple[int, ...]]] = {
+        2: (25, 50, 100),
+        3: (25, 50, 100),
+        4: (20, 40, 100),
+    }
 
     def hand_size(self, players: int) -> int:
         return 5 if players == 4 else 6
 
     def default_target(self, players: int) -> int | None:
-        return 20 if players == 4 else 25
+        return self.target_choices(players)[0]
+
+    def target_choices(self, players: int) -> tuple[int, ...]:
+        return self.TARGETS[min(max(players, 2), 4)]
 
     def claim_hub(self, table: Table, end: End | None) -> None:
         # The round's first double is the spinner at once. It is laid before any
@@ -120,12 +168,12 @@ class Fives(Ruleset):
     def after_place(self, table: Table) -> int:
         spinner = table.hub_tile()
         # The spinner is the round's first double: +2 on the move that laid it.
-        points = 2 if spinner is not None and spinner.seq == table.moves else 0
+        points = self.hub_points if spinner is not None and spinner.seq == table.moves else 0
         terms = self.count_terms(table)
         if terms is not None:
             total = sum(terms)
             if total > 0 and total % 5 == 0:
-                points += 4
+                points += self.count_points
         return points
 
     def count_terms(self, table: Table) -> list[int] | None:
@@ -140,12 +188,12 @@ class Fives(Ruleset):
         self, hands: list[list[Tile]], totals: list[int], winner: int | None
     ) -> list[int]:
         if winner is not None:
-            return [2 if seat == winner else 0 for seat in range(len(hands))]
+            return [self.OUT_POINTS if seat == winner else 0 for seat in range(len(hands))]
         fewest = min(totals)
         return [1 if total == fewest else 0 for total in totals]
 
-    def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
-        return round_over and target is not None and max(totals) >= target
+    def going_out_points(self, others_pips: float) -> float:
+        return float(self.OUT_POINTS)
 
 
 class Muggins(Ruleset):
@@ -154,6 +202,8 @@ class Muggins(Ruleset):
     name = "muggins"
     hub_kind = "house"
     multi_doubles = True
+    target_mid_round = True
+    scores_hands_left = True
     names_losers = True
     TARGET: ClassVar[int] = 51
 
@@ -165,7 +215,7 @@ class Muggins(Ruleset):
 
     def check_target(self, target: int | None, players: int) -> int | None:
         if target not in (None, self.TARGET):
-            raise ValueError(f"muggins is played to {self.TARGET}")
+            raise ValueError(f"{self.name} is played to {self.TARGET}")
         return self.TARGET
 
     def needs_redeal(self, round_number: int, boneyard: list[Tile]) -> bool:
@@ -233,8 +283,8 @@ class Muggins(Ruleset):
         others = sum(p for seat, p in enumerate(pips) if seat != winner)
         return [others // 5 if seat == winner else 0 for seat in range(len(hands))]
 
-    def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
-        return max(totals) >= self.TARGET
+    def going_out_points(self, others_pips: float) -> float:
+        return float(int(others_pips) // 5)
 
 
 class Twolane(Ruleset):
@@ -245,6 +295,8 @@ class Twolane(Ruleset):
     single_draw = True
     pass_penalty = 10
     play_on_after_out = True
+    one_round = True
+    lanes = True
     penalty_scoring = True
 
     def hand_size(self, players: int) -> int:
@@ -255,11 +307,25 @@ class Twolane(Ruleset):
             raise ValueError("twolane has no target score")
         return None
 
-    def match_over(self, totals: list[int], target: int | None, round_over: bool) -> bool:
-        return round_over
+
+# Every game, by name, in the order the bot offers them.
+VARIANTS: dict[str, Ruleset] = {}
 
 
-VARIANTS: dict[str, Ruleset] = {rules.name: rules for rules in (Fives(), Muggins(), Twolane())}
+def register(rules: Ruleset) -> Ruleset:
+    """Add a game to `VARIANTS` (a name may be taken once); returns it.
+
+    Register before anything lists the games: the bot reads `VARIANTS` as it goes,
+    but a stored game of an unregistered one cannot be read.
+    """
+    if not getattr(rules, "name", "") or rules.name in VARIANTS:
+        raise ValueError(f"a game named {rules.name!r} is registered already")
+    VARIANTS[rules.name] = rules
+    return rules
+
+
+for _rules in (Fives(), Muggins(), Twolane()):
+    register(_rules)
 
 
 def ruleset(name: str) -> Ruleset:

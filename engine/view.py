@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.game import Game, MoveEntry, Round
 from engine.moves import Move
 from engine.results import Standings, standings, standings_after
 from engine.table import Table
 from engine.tiles import Tile
+from engine.variants import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,8 @@ class SeatView:
     """A snapshot of a game as `seat` sees it (`seat=None`: the table, as onlookers see it)."""
 
     variant: str
+    # The game's rules: what the pictures, texts and players ask instead of its name.
+    rules: Ruleset = field(repr=False, compare=False)
     players: tuple[str, ...]
     seat: int | None
     version: int
@@ -100,6 +103,7 @@ def view_for(game: Game, seat: int | None = None, round_number: int | None = Non
     terms = game.rules.count_terms(rnd.table)
     return SeatView(
         variant=game.variant,
+        rules=game.rules,
         players=tuple(game.players),
         seat=seat,
         version=version,

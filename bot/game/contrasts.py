@@ -17,7 +17,7 @@ from engine.ai.greedy import expected_others_pips, laid, move_key, play_outcome
 from engine.ai.hidden import knowledge_from_view
 from engine.game import double_combinations
 from engine.table import Table
-from engine.variants import Ruleset, ruleset
+from engine.variants import Ruleset
 
 ALL_VALUES = (1 << 7) - 1  # a bit per pip value 0-6
 
@@ -88,7 +88,7 @@ class Sight:
                     lacks &= slot.lacks
                 voids.append(lacks)
         unseen = tuple(t for t in ALL_TILES if t not in seen)
-        return Sight(ruleset(view.variant), view, unseen, tuple(voids))
+        return Sight(view.rules, view, unseen, tuple(voids))
 
 
 @dataclass(slots=True)

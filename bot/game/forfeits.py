@@ -12,7 +12,6 @@ from collections.abc import Collection
 
 from bot.storage.models import Match
 from engine.results import Standings
-from engine.variants import ruleset
 from engine.view import SeatView
 
 
@@ -51,7 +50,7 @@ def shown_standings(view: SeatView, left: Collection[int]) -> Standings:
     if not standings.finished:
         return dataclasses.replace(standings, places=places)
     winners = tuple(seat for seat in staying if places[seat] == 1)
-    rules = ruleset(view.variant)
+    rules = view.rules
     record = None
     if rules.keeps_record and len(winners) == 1:
         best = winners[0]

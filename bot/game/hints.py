@@ -32,7 +32,6 @@ from bot.game.contrasts import (
 from engine import Doubles, Draw, End, Game, Move, Pass, Play, SeatView, Tile, view_for
 from engine.ai import make_player
 from engine.table import Table
-from engine.variants import ruleset
 
 # A tile this heavy is worth getting rid of (pips count against the holder at the end).
 HEAVY_PIPS = 8
@@ -134,7 +133,7 @@ def explain(view: SeatView, move: Move) -> Hint:
     if isinstance(move, Draw):
         return Hint(move, Reason.DRAW)
     if isinstance(move, Pass):
-        return Hint(move, Reason.PASS, penalty=ruleset(view.variant).pass_penalty)
+        return Hint(move, Reason.PASS, penalty=view.rules.pass_penalty)
     sight = Sight.of(view)
     rules = sight.rules
     chosen = outcome(sight, move)

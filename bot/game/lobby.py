@@ -25,6 +25,7 @@ from bot.game.outcomes import UNCHANGED, Change, Outcome, Refusal, Unchanged
 from bot.game.people import Person
 from bot.settings import Settings
 from bot.storage.models import Level, Match, Seat
+from bot.variants import first_variant
 from engine import Game
 from engine.variants import VARIANTS
 
@@ -79,7 +80,7 @@ def open_lobby(
         id=ask.game_id,
         chat_id=ask.chat_id,
         thread_id=ask.thread_id,
-        variant=ask.variant if ask.variant in VARIANTS else "fives",  # type: ignore[arg-type]
+        variant=ask.variant if ask.variant in VARIANTS else first_variant(),
         creator_id=ask.creator.user_id,
         creator_name=ask.creator.name,
         turn_seconds=settings.turn_seconds,

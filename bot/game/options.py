@@ -13,7 +13,6 @@ MIN_SEATS = 2
 # across a day: no deadline; a reminder, and an end after a long silence, see Settings).
 NO_CLOCK = 0
 TURN_CHOICES = (30, 60, 90, 180, 300, NO_CLOCK)
-TARGET_CHOICES = {2: (25, 50, 100), 3: (25, 50, 100), 4: (20, 40, 100)}
 
 
 class LobbyAction(StrEnum):
@@ -36,11 +35,8 @@ LOBBY_OPTIONS = {LobbyAction.VARIANT, LobbyAction.TARGET, LobbyAction.TIME}
 
 
 def target_choices(variant: str, players: int) -> tuple[int, ...]:
-    """The targets the lobby offers (the rules' default first); () if the game has none."""
-    default = ruleset(variant).default_target(max(players, MIN_SEATS))
-    if variant != "fives" or default is None:
-        return ()
-    return (default, *TARGET_CHOICES[min(max(players, MIN_SEATS), MAX_SEATS)][1:])
+    """The targets the lobby offers (the rules' default first); () if the game's is fixed."""
+    return ruleset(variant).target_choices(min(max(players, MIN_SEATS), MAX_SEATS))
 
 
 def has_clock(turn_seconds: int) -> bool:

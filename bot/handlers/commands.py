@@ -28,8 +28,7 @@ from bot.render import board_text
 from bot.storage.models import Match
 from bot.storage.store import BrokenGameError, GameLostError
 from bot.telegram import api, clock_texts, command_texts, endings, keyboards, rating_texts, texts
-from bot.telegram.callbacks import VARIANTS
-from engine import StateError, to_record, unpack, view_for
+from engine import VARIANTS, StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
 

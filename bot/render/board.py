@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import sprites, theme
 from bot.render.draw import check, felt, length, text
-from bot.render.ends import COLOURS, EndName, end_names, in_lanes, names_or_own
+from bot.render.ends import COLOURS, EndName, end_names, names_or_own
 from bot.render.fonts import font, wrap
 from bot.render.history import names_before
 from bot.render.layout import (
@@ -86,7 +86,7 @@ def render_board(view: SeatView, tr: Translate = identity, banner: str = "") -> 
 
 def draw_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Image.Image:
     canvas = _background().copy()
-    lanes = in_lanes(view.variant)
+    lanes = view.rules.lanes
     layout = board_layout(view.table, lanes=lanes)
     if lanes and layout.center is not None:
         _draw_lanes(canvas, layout, tr)
@@ -119,7 +119,7 @@ def mark_size(tile: int) -> int:
 def end_marks(view: SeatView) -> list[tuple[EndMark, EndName]]:
     """Each open end's mark on the board: where it lies, and the name it shows (the
     end's colour, and the way the next tile there will be drawn)."""
-    layout = board_layout(view.table, lanes=in_lanes(view.variant))
+    layout = board_layout(view.table, lanes=view.rules.lanes)
     names = end_names(view.table, view.variant)
     return [(mark, names_or_own(names, mark.end)) for mark in layout.marks]
 
@@ -251,7 +251,7 @@ def _draw_panel(
     head = variant_title(tr, view.variant)
     used = text(canvas, (MARGIN, y), head, 36, bold=True, width=room * 0.6)
     details = []
-    if view.variant != "twolane":
+    if not view.rules.one_round:
         details.append(tr("Round {number}").format(number=view.round_number))
         if view.target is not None:
             details.append(tr("Target: {points}").format(points=view.target))
@@ -266,7 +266,7 @@ def _draw_players(
     canvas: Image.Image, view: SeatView, tr: Translate, left: int, top: int, right: int
 ) -> None:
     draw = ImageDraw.Draw(canvas)
-    score_label = tr("Penalties") if view.variant == "twolane" else tr("Points")
+    score_label = tr("Penalties") if view.rules.penalty_scoring else tr("Points")
     tiles_x = right - 150
     text(canvas, (tiles_x, top + 20), tr("Tiles"), 22, theme.TEXT_DIM, anchor="ms", width=100)
     text(canvas, (right - 12, top + 20), score_label, 22, theme.TEXT_DIM, anchor="rs", width=130)
@@ -382,7 +382,7 @@ def _draw_status(
         line = tr("Turn: {name}").format(name=player_name(tr, view, view.turn))
         text(canvas, (left, y), line, 42, theme.TURN, True, width=width)
         y += 66
-    if status is None and view.variant != "twolane" and view.table.opening is not None:
+    if status is None and view.rules.scores_plays and view.table.opening is not None:
         y = _draw_count(canvas, view, tr, left, round(y), width)
     actions = recent_actions(view, 2 if y < top + 200 else 1)
     named = _names_before(view, actions)

@@ -30,7 +30,6 @@ from bot.render.words import (
     signed,
     variant_title,
 )
-from engine.variants import ruleset
 from engine.view import SeatView
 
 CAPTION_LIMIT = 1024
@@ -58,7 +57,7 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
         # Each end by its name, as the picture marks it and its buttons say.
         names = end_names(view.table, view.variant)
         lines.append(" · ".join(label(names[end], value) for end, value in view.table.ends))
-    if view.variant != "twolane" and view.table.opening is not None:
+    if view.rules.scores_plays and view.table.opening is not None:  # a game that counts the ends
         if view.count_terms is None:
             lines.append(escape(tr("Ends count once all four arms are taken")))
         else:
@@ -74,15 +73,14 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
         lines.append(
             f"{_name(view, action.seat, tr)}: {escape(what)}" + (f" ({points})" if points else "")
         )
-    score = tr("Penalties") if view.variant == "twolane" else tr("Points")
+    score = tr("Penalties") if view.rules.penalty_scoring else tr("Points")
     for seat in range(len(view.players)):
         marker = "▶ " if seat == view.turn else ""
         lines.append(
             f"{marker}{_name(view, seat, tr)} — {escape(score)}: {view.totals[seat]}, "
             f"{escape(tr('Tiles'))}: {view.hand_sizes[seat]}"
         )
-    if view.variant != "twolane" or view.boneyard_size:
-        lines.append(escape(tr("Boneyard: {count}").format(count=view.boneyard_size)))
+    lines.append(escape(tr("Boneyard: {count}").format(count=view.boneyard_size)))
     return _limit(lines)
 
 
@@ -110,13 +108,13 @@ def final_text(
         if record is not None:
             line += " · " + escape(tr("Record: {points}").format(points=signed(record)))
         head.append(line)
-    penalties = ruleset(view.variant).penalty_scoring
+    penalties = view.rules.penalty_scoring
     score = tr("Penalties") if penalties else tr("Points")
     order = final_order(view)
     for seat in order:
         name = _name(view, seat, tr)
         line = f"{standings.places[seat]}. {name} — {escape(score)}: {view.totals[seat]}"
-        if seat in view.out and ruleset(view.variant).play_on_after_out:
+        if seat in view.out and view.rules.play_on_after_out:
             line += f" {OUT_MARK}"
         if seat in standings.losers:
             line += f" · {escape(tr('Lost'))}"
@@ -136,7 +134,7 @@ def final_text(
     tail = []
     if penalties:
         marks.add(Mark.PENALTY_PLACES)
-        if view.out and ruleset(view.variant).play_on_after_out:
+        if view.out and view.rules.play_on_after_out:
             marks.add(Mark.OUT)
         rounds = _twolane_lines(view, tr)
     else:
@@ -145,7 +143,7 @@ def final_text(
             round_line(tr, view, summary, order, lambda seat: _name(view, seat, tr), escape)
             for summary in view.finished_rounds
         ]
-    tail += [escape(note) for note in legend(tr, marks)]
+    tail += [escape(note) for note in legend(tr, marks, view.target)]
     return _limit(head + _fitting_rounds(tr, rounds, head + tail) + tail)
 
 
@@ -180,7 +178,7 @@ def _fitting_rounds(tr: Translate, rounds: list[str], others: list[str]) -> list
 
 def _heading(view: SeatView, tr: Translate) -> str:
     parts = [variant_title(tr, view.variant)]
-    if view.variant != "twolane":
+    if not view.rules.one_round:
         parts.append(tr("Round {number}").format(number=view.round_number))
         if view.target is not None:
             parts.append(tr("Target: {points}").format(points=view.target))

@@ -80,12 +80,6 @@ def own_name(end: End) -> EndName:
     return EndName(end, end)
 
 
-def in_lanes(variant: str) -> bool:
-    """Whether the game's table is drawn as two lanes: a game without a hub (twolane),
-    whose two ends are its lanes."""
-    return ruleset(variant).hub_kind is None
-
-
 def end_names(table: Table, variant: str) -> dict[End, EndName]:
     """The name of each end open on `table`, in the table's order of ends."""
     if table.opening is None:
@@ -116,9 +110,10 @@ def _direction(table: Table, variant: str, end: End, value: int) -> End:
     tiles at once, which can move the board more.
     """
     ordinary = Tile.of(value, (value + 1) % (MAX_PIP + 1))
-    after = laid(ruleset(variant), table, Play(ordinary, end))
+    rules = ruleset(variant)
+    after = laid(rules, table, Play(ordinary, end))
     try:
-        return next_travel(after, end, in_lanes(variant))
+        return next_travel(after, end, rules.lanes)
     except ValueError:  # a table too large to draw (none a game can reach)
         return end
 

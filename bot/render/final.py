@@ -24,7 +24,6 @@ from bot.render.words import (
     variant_title,
     winner_names,
 )
-from engine.variants import ruleset
 from engine.view import SeatView
 
 WIDTH = 1280
@@ -119,8 +118,8 @@ def picture_marks(
 ) -> frozenset[Mark]:
     """Every mark the picture shows, so that the legend explains each once."""
     marks = set(grid_marks(grid))
-    marks.add(Mark.PENALTY_PLACES if ruleset(view.variant).penalty_scoring else Mark.PLACES)
-    if view.out and ruleset(view.variant).play_on_after_out:  # the ✓ after a name
+    marks.add(Mark.PENALTY_PLACES if view.rules.penalty_scoring else Mark.PLACES)
+    if view.out and view.rules.play_on_after_out:  # the ✓ after a name
         marks.add(Mark.OUT)
     if shown_record(view) is not None:
         marks.add(Mark.RECORD)
@@ -153,7 +152,7 @@ def final_layout(
         paragraphs.append(Paragraph(footer, 30, theme.TEXT_DIM, leading=38, step=48))
     paragraphs += [
         Paragraph(note, LEGEND_SIZE, theme.TEXT_DIM, leading=34, step=42)
-        for note in legend(tr, marks)
+        for note in legend(tr, marks, view.target)
     ]
     lines, end = stack(paragraphs, WIDTH // 2, y + 66, WIDTH - 2 * CARD - 20, "ms")
     return FinalLayout(round(end), grid_layout, tuple(lines), marks)
@@ -331,7 +330,7 @@ def draw_final(
     draw.rounded_rectangle(
         (CARD, TOP - 20, WIDTH - CARD, TOP + ROW * len(view.players)), 24, fill=theme.PANEL
     )
-    penalties = ruleset(view.variant).penalty_scoring
+    penalties = view.rules.penalty_scoring
     column = tr("Penalties") if penalties else tr("Points")
     text(canvas, (SCORE_X, TOP - 34), column, 26, theme.TEXT_DIM, anchor="rs", width=200)
     y = TOP
@@ -417,7 +416,7 @@ def _draw_row(
     right = SCORE_X - 120 - 170
     name = player_name(tr, view, seat)
     color = theme.GOLD if winner else theme.TEXT
-    went_out = seat in view.out and ruleset(view.variant).play_on_after_out
+    went_out = seat in view.out and view.rules.play_on_after_out
     name_room = right - (note_w + 24 if note else 0) - (40 if went_out else 0)
     x = 170 + text(canvas, (170, y + 62), name, 40, color, winner, width=name_room)
     if went_out:  # twolane: went out (ranked before those still holding tiles)

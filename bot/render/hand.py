@@ -13,7 +13,6 @@ from bot.render.picture import Picture, encode
 from bot.render.words import Translate, identity, player_name
 from engine.moves import Doubles, Draw, Pass, Play
 from engine.tiles import End, Tile
-from engine.variants import ruleset
 from engine.view import SeatView
 
 WIDTH = 1280
@@ -189,7 +188,7 @@ def _status(view: SeatView, tr: Translate) -> tuple[str, theme.RGB]:
         if any(isinstance(m, Draw) for m in view.legal):
             return tr("No tile fits: draw"), theme.TURN
         if view.legal and all(isinstance(m, Pass) for m in view.legal):
-            penalty = ruleset(view.variant).pass_penalty
+            penalty = view.rules.pass_penalty
             if penalty:  # twolane: a pass costs points, and the player should see how many
                 line = tr("No tile fits: pass, penalty +{points}").format(points=penalty)
                 return line, theme.TURN

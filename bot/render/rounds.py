@@ -19,7 +19,6 @@ from bot.render.words import (
     identity,
     signed,
 )
-from engine.variants import ruleset
 from engine.view import RoundSummary, SeatView
 
 
@@ -49,7 +48,7 @@ class Grid:
 
 
 def round_mark(summary: RoundSummary) -> str:
-    """How a round ended, as its column's mark: blocked, or cut short at 51."""
+    """How a round ended, as its column's mark: blocked, or cut short by the target."""
     return {"blocked": BLOCKED_MARK, "target": TARGET_MARK}.get(summary.end, "")
 
 
@@ -60,7 +59,7 @@ def went_out(summary: RoundSummary, seat: int) -> bool:
 def match_grid(view: SeatView, tr: Translate = identity) -> Grid:
     """The grid of the final table (no columns when no round has finished yet)."""
     seats = range(len(view.players))
-    rules = ruleset(view.variant)
+    rules = view.rules
     if not rules.penalty_scoring:
         columns = tuple(
             Column(

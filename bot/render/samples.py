@@ -22,7 +22,7 @@ from engine.game import Game, MoveEntry
 from engine.moves import Doubles, Play
 from engine.table import Table
 from engine.tiles import ALL_TILES, End, Tile
-from engine.variants import ruleset
+from engine.variants import VARIANTS, ruleset
 from engine.view import RoundSummary, SeatView, view_for
 
 PLAYERS = ("Андрей", "Ирина", "Ольга", "Вадим")
@@ -123,7 +123,7 @@ def _complete(
 
 def with_table(view: SeatView, table: Table) -> SeatView:
     """`view` with another, full table: the round as it ends with every tile down."""
-    terms = ruleset(view.variant).count_terms(table)
+    terms = view.rules.count_terms(table)
     moves = []
     for placed in table.last_placed():
         end = next((e for e in End if placed in table.arm(e)), None)
@@ -149,9 +149,9 @@ def with_table(view: SeatView, table: Table) -> SeatView:
         moves=(*view.moves, MoveEntry(seat, "+".join(moves), 0)),
         legal=(),
         finished_rounds=(*view.finished_rounds, ended),
-        # twolane is a single round: its end is the end of the game.
+        # A one-round game (twolane): the round's end is the end of the game.
         standings=view.standings
-        if view.variant != "twolane"
+        if not view.rules.one_round
         else dataclasses.replace(
             view.standings,
             finished=True,
@@ -176,9 +176,11 @@ def mixed_hand(game: Game) -> bool:
 def sample_views() -> dict[str, SeatView]:
     """The positions drawn for `docs/pictures/`, by file name (without the extension)."""
     views: dict[str, SeatView] = {}
-    for variant in ("fives", "muggins", "twolane"):
-        players = list(PLAYERS[: 4 if variant != "twolane" else 3])
-        if variant == "twolane":
+    for variant, rules in VARIANTS.items():
+        # A table in lanes (twolane) is shown with three players, one round along; a
+        # table around a hub with four, once the hub has arms both ways.
+        players = list(PLAYERS[: 3 if rules.lanes else 4])
+        if rules.lanes:
             game = play(variant, players, seed=3, until=lambda g: len(g.round.table.tiles()) >= 11)
         else:
             game = play(
@@ -192,21 +194,24 @@ def sample_views() -> dict[str, SeatView]:
         game = play(variant, players, seed=5, until=lambda g: mixed_hand(g) and g.version > 8)
         assert game.turn is not None
         views[f"{variant}-hand"] = view_for(game, game.turn)
-        shape = "cross" if variant != "twolane" else "east"
+        shape = "east" if rules.lanes else "cross"
         views[f"{variant}-full"] = with_table(view_for(game), full_table(variant, shape, seed=1))
         views[f"{variant}-final"] = view_for(final_match(variant, players))
     return views
 
 
 def final_match(variant: str, players: list[str]) -> Game:
-    """A finished match that shows what the final table can tell: several rounds, and
-    in muggins a round that 51 cut short (the first such seed from 7 on)."""
+    """A finished match that shows what the final table can tell (the first such seed
+    from 7 on): a round the target cut short where a play can reach it (muggins), else
+    five rounds or more where there are rounds (fives)."""
+    rules = ruleset(variant)
     for seed in range(7, 100):
         game = play(variant, players, seed=seed)
         ends = [rnd.end for rnd in game.rounds]
-        if variant == "muggins" and ends[-1] != "target":
-            continue
-        if variant == "fives" and len(ends) < 5:
+        if rules.target_mid_round:
+            if ends[-1] != "target":
+                continue
+        elif not rules.one_round and len(ends) < 5:
             continue
         return game
     raise RuntimeError(f"no sample match of {variant}")  # pragma: no cover

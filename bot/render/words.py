@@ -15,8 +15,9 @@ from functools import cache
 from bot.i18n import LANGUAGES, translator
 from bot.render.ends import EndName, names_or_own
 from bot.render.fonts import printable
+from bot.variants import shown
 from engine.tiles import End
-from engine.variants import ruleset
+from engine.variants import VARIANTS
 from engine.view import RoundSummary, SeatView
 
 Translate = Callable[[str], str]
@@ -46,14 +47,8 @@ def N_plural(singular: str, many: str) -> tuple[str, str]:
 COMPUTER_NAME = N_("Computer {number}")
 
 
-VARIANT_TITLES = {
-    "fives": N_("Fives"),
-    "muggins": N_("Muggins"),
-    "twolane": N_("Two-lane dominoes"),
-}
-
 MESSAGES: tuple[str, ...] = (
-    *VARIANT_TITLES.values(),
+    *(shown(name).title for name in VARIANTS),
     N_("Round {number}"),
     N_("Target: {points}"),
     N_("Turn: {name}"),
@@ -128,7 +123,8 @@ MESSAGES += tuple(form for pair in PLURALS for form in pair)
 
 
 def variant_title(tr: Translate, variant: str) -> str:
-    return tr(VARIANT_TITLES.get(variant, variant))
+    """The game's name as the pictures head it, «Fives» (see `bot.variants`)."""
+    return tr(shown(variant).title)
 
 
 def player_name(tr: Translate, view: SeatView, seat: int) -> str:
@@ -220,14 +216,14 @@ def action_words(
             )
         return tr("drew a tile")
     if action.text == "pass":
-        return tr("passed, penalty") if ruleset(view.variant).pass_penalty else tr("passed")
+        return tr("passed, penalty") if view.rules.pass_penalty else tr("passed")
     return play_words(action.text, names)
 
 
 def action_points(view: SeatView, action: Action) -> str:
     """«+4» for scoring plays, «+10» for a `twolane` pass (a penalty), else empty."""
     if action.text == "pass":
-        penalty = ruleset(view.variant).pass_penalty
+        penalty = view.rules.pass_penalty
         return f"+{penalty}" if penalty else ""
     return f"+{action.points}" if action.points else ""
 
@@ -258,7 +254,8 @@ def round_end_words(
     message around it (captions escape it for HTML).
     """
     name = name_of or (lambda seat: player_name(tr, view, seat))
-    if view.variant == "twolane" and view.out and end != "target":
+    # A game played on after a player went out (twolane) names everyone who did.
+    if view.rules.play_on_after_out and view.out and end != "target":
         outs = markup(tr("Out of tiles: {names}")).format(
             names=", ".join(name(seat) for seat in view.out)
         )
@@ -299,7 +296,7 @@ def round_end_points(
         message = markup(plural(tr, singular, many, points))
         return message.format(name=name(seat), points=points, **more)
 
-    rules = ruleset(view.variant)
+    rules = view.rules
     if rules.penalty_scoring:
         paid = [(seat, penalty) for seat, penalty in enumerate(summary.penalties) if penalty]
         if not paid or not rules.pass_penalty:
@@ -321,8 +318,8 @@ def round_end_points(
             lines.append(message.format(name=name(seat), count=passes, points=penalty))
         return lines
     if summary.end == "target":
-        return []  # muggins: 51 cut the round short, before any end-of-round points
-    if view.variant == "fives":
+        return []  # muggins: the target cut the round short, before any end-of-round points
+    if not rules.scores_hands_left:
         if summary.end == "out" and summary.out is not None:
             bonus = rules.round_end_points(list(map(list, summary.hands_left)), [], summary.out)
             return [
@@ -373,7 +370,7 @@ def _muggins_end_points(
         scorer = holders[0]
     if scorer is None:
         return []
-    points = ruleset(view.variant).round_end_points(hands, list(view.totals), summary.out)[scorer]
+    points = view.rules.round_end_points(hands, list(view.totals), summary.out)[scorer]
     others = sum(pips) - pips[scorer]
     division = markup(pips_division(tr, others, points))
     listed = ", ".join(
@@ -420,9 +417,9 @@ class Mark(Enum):
     )
     OUT = N_("✓ ran out of tiles")
     BLOCKED = N_("⊘ blocked: nobody could play")
-    TARGET = N_("⚑ the round stopped there: someone reached 51")
+    TARGET = N_("⚑ the round stopped there: someone reached {points}")
     RECORD = N_("Record: the winner's points minus everyone else's")
-    LOST = N_("Lost: the fewest points when someone reached 51")
+    LOST = N_("Lost: the fewest points when someone reached {points}")
     FORFEIT = N_("Left the game: gave the seat up with /leave, so the last place")
     RATING = N_("rating: how much the player's rating in this chat changed")
 
@@ -431,12 +428,12 @@ MESSAGES += tuple(mark.value for mark in Mark)
 
 OUT_MARK = "✓"  # after the points of the seat that ran out of tiles
 BLOCKED_MARK = "⊘"  # after a blocked round's number
-TARGET_MARK = "⚑"  # after the number of the muggins round that 51 cut short
+TARGET_MARK = "⚑"  # after the number of the muggins round that the target cut short
 
 
-def legend(tr: Translate, marks: Collection[Mark]) -> list[str]:
-    """One line for each mark shown, in the legend's order."""
-    return [tr(mark.value) for mark in Mark if mark in marks]
+def legend(tr: Translate, marks: Collection[Mark], target: int | None = None) -> list[str]:
+    """One line for each mark shown, in the legend's order; `target`: the match's."""
+    return [tr(mark.value).format(points=target) for mark in Mark if mark in marks]
 
 
 def shown_record(view: SeatView) -> int | None:

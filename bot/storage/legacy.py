@@ -33,6 +33,7 @@ from bot.storage.models import (
     Match,
     Note,
     Seat,
+    Variant,
 )
 from engine import Game, pack
 
@@ -74,7 +75,7 @@ class ChatGame(BaseModel):
     chat_id: int
     thread_id: int | None = None
     status: Status = "lobby"
-    variant: Literal["fives", "muggins", "twolane"] = "fives"
+    variant: Variant = "fives"
     creator_id: int
     creator_name: str = ""
     seats: list[_OldSeat] = Field(default_factory=list)

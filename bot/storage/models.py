@@ -9,11 +9,21 @@ the other's record but never writes it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-Variant = Literal["fives", "muggins", "twolane"]
+from engine.variants import VARIANTS
+
+
+def known_game(variant: str) -> str:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown game {variant!r}")
+    return variant
+
+
+# A game's name: stored as a plain string, read only if engine.VARIANTS has it.
+Variant = Annotated[str, AfterValidator(known_game)]
 Status = Literal["lobby", "playing", "over", "cancelled"]
 Level = Literal["easy", "strong"]
 # How a cancelled match ended (a finished one is "over"): what every message of it says.
@@ -74,6 +84,8 @@ class Match(BaseModel):
     chat_id: int
     thread_id: int | None = None
     status: Status = "lobby"
+    # The default is the stored format's, not the registry's first game: it must not
+    # move when games are added.
     variant: Variant = "fives"
     creator_id: int
     creator_name: str = ""

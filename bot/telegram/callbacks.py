@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from bot.game.options import LobbyAction
-from engine import End, Tile
+from engine import VARIANTS, End, Tile
 
 MAX_BYTES = 64
 GAME_ID = re.compile(r"^[A-Za-z0-9]{4,12}$")
@@ -52,7 +52,6 @@ LOBBY_CODES = {
 LOBBY_ACTIONS = {code: action for action, code in LOBBY_CODES.items()}
 GROUP_KINDS = {LOBBY, HAND_REQUEST, STOP, REMATCH}
 PRIVATE_KINDS = {TILE, PLAY, DRAW, PASS, DOUBLES, DOUBLES_PLAY, BACK, HINT}
-VARIANTS = ("fives", "muggins", "twolane")
 
 Picked = tuple[tuple[Tile, End], ...]  # doubles chosen so far, each with its end
 

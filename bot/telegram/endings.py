@@ -111,7 +111,7 @@ def result_lines(match: Match, view: SeatView, tr: Translator, link: str | None)
             line = tr("Your place: {place} of {players}").format(place=place, players=players)
             points = (
                 tr("penalty points: {points}")
-                if view.variant == "twolane"
+                if view.rules.penalty_scoring
                 else tr("points: {points}")
             )
             lines.append(line + " · " + points.format(points=view.totals[seat]))

@@ -110,7 +110,7 @@ def rules(current: str, tr: Translator) -> InlineKeyboardMarkup:
             ("• " if variant == current else "") + variant_name(tr, variant),
             callback_data=cb.encode(cb.RulesPress(variant)),
         )
-        for variant in cb.VARIANTS
+        for variant in VARIANTS
     ]
     return InlineKeyboardMarkup([[b] for b in buttons])
 

@@ -9,7 +9,7 @@ from bot.game.ratings import shown
 from bot.i18n import Translator
 from bot.render.words import signed, variant_title
 from bot.storage.models import RatingLine, StatLine
-from bot.telegram.callbacks import VARIANTS
+from engine.variants import VARIANTS
 
 STATS_ROWS = 15  # people in the leaderboard of /stats, and in each variant's table
 TOP_ROWS = 3  # people of each variant in /top

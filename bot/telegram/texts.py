@@ -14,14 +14,9 @@ from bot.render.ends import EndName, end_names, label
 from bot.render.words import localized_name, play_words
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings
+from bot.variants import shown
 from engine import Doubles, End, MoveEntry, Pass, Play, SeatView
 from engine.variants import ruleset
-
-VARIANT_NAMES = {
-    "fives": N_("Fives (Пятерное домино)"),
-    "muggins": N_("Muggins, to 51 (Пятёрки)"),
-    "twolane": N_("Two-lane dominoes (Двухполосное)"),
-}
 
 # What a refused request says: service codes and the engine's error codes.
 REFUSALS = {
@@ -33,7 +28,7 @@ REFUSALS = {
     "not_in_game": N_("You are not playing in this game."),
     "creator_only": N_("Only the player who created the game can do that."),
     "creator_or_admin_only": N_("Only the game's creator or a chat admin can do that."),
-    "no_target_option": N_("Only fives has a target score to choose."),
+    "no_target_option": N_("This game has no target score to choose."),
     "need_players": N_("Two to four players are needed to start."),
     "need_human": N_("At least one person must play."),
     "seat_is_computer": N_("The computer plays your seat now."),
@@ -101,7 +96,8 @@ def refusal(tr: Translator, code: str) -> str:
 
 
 def variant_name(tr: Translator, variant: str) -> str:
-    return tr(VARIANT_NAMES.get(variant, variant))
+    """The game's name as the lobby and the buttons give it, «Fives (Пятерное домино)»."""
+    return tr(shown(variant).long_title)
 
 
 def unnamed_player(tr: Translator, seat: int | None = None) -> str:
@@ -196,7 +192,7 @@ def describe_entry(
     elif entry.text == "draw":
         what = tr("drew a tile")
     elif entry.text == "pass":
-        points = ruleset(view.variant).pass_penalty
+        points = view.rules.pass_penalty
         what = tr("passed, penalty") if points else tr("passed")
     else:
         what = move_words(entry.text, names)
@@ -221,7 +217,7 @@ def hand_caption(
     """
     place = escape(endings.place_name(game, tr))
     lines = [f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {place}"]
-    if game.variant != "twolane":
+    if not view.rules.one_round:
         lines[0] += " · " + escape(tr("Round {number}").format(number=view.round_number))
     seat = game.seats[view.seat] if view.seat is not None else None
     if game.status == "cancelled":
@@ -241,7 +237,7 @@ def hand_caption(
         else:
             lines.append(opening_prompt(tr, view))
         if view.legal and not any(isinstance(m, Play | Doubles) for m in view.legal):
-            penalty = ruleset(view.variant).pass_penalty
+            penalty = view.rules.pass_penalty
             if penalty and any(isinstance(m, Pass) for m in view.legal):
                 lines.append(
                     tr.n(
@@ -266,11 +262,12 @@ def old_hand_line(game: Match, tr: Translator) -> str:
 
 
 def opening_prompt(tr: Translator, view: SeatView) -> str:
-    """What the first tile may be: muggins' first round opens with 3:2; twolane has no rounds."""
+    """What the first tile may be: muggins' first round opens with 3:2; a one-round game
+    (twolane) has no rounds to open."""
     openers = {move.tile for move in view.legal if isinstance(move, Play)}
     if len(openers) == 1 and len(view.hand) > 1:  # the rules name the opening tile
         return tr("Your move! Open with {tile}.").format(tile=next(iter(openers)))
-    if view.variant == "twolane":
+    if view.rules.one_round:
         return tr("Your move! Open the game with any tile.")
     return tr("Your move! Open the round with any tile.")
 

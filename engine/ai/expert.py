@@ -29,10 +29,9 @@ from engine.ai.endgame import is_endgame, solve
 from engine.ai.greedy import expected_others_pips, move_key
 from engine.ai.hidden import Knowledge, knowledge_from_view, sample_world, world_game
 from engine.ai.player import decision_rng, legal_or_fail
-from engine.ai.sim import MUGGINS, MUGGINS_TARGET, TWOLANE, Sim
+from engine.ai.sim import Sim
 from engine.moves import Move, Play
 from engine.tiles import End
-from engine.variants import ruleset
 from engine.view import SeatView
 
 DEFAULT_ROLLOUTS = 300
@@ -184,7 +183,7 @@ def distinct_moves(view: SeatView, legal: tuple[Move, ...]) -> list[Move]:
     Mirror images are dropped: an opening and its reverse (W and E are alike), and
     a tile on S when it also fits an empty N arm (the hub's two sides are alike).
     """
-    rules = ruleset(view.variant)
+    rules = view.rules
     table = view.table.copy()
     seen: set[object] = set()
     unique: list[Move] = []
@@ -209,7 +208,7 @@ def distinct_moves(view: SeatView, legal: tuple[Move, ...]) -> list[Move]:
 
 
 def ranking(sim: Sim, seat: int) -> tuple[int, int, int, int]:
-    """twolane's ranking key (see `engine.results.ranking_key`): smaller is better."""
+    """A penalty game's ranking key (see `engine.results.ranking_key`): smaller is better."""
     hand = sim.hands[seat]
     went_out = sim.out.index(seat) if seat in sim.out else sim.seats
     return (sim.totals[seat], went_out, len(hand), sum(t[0] + t[1] for t in hand))
@@ -218,7 +217,7 @@ def ranking(sim: Sim, seat: int) -> tuple[int, int, int, int]:
 def outcome(sim: Sim, seat: int) -> float:
     """How good the end of a simulated round is for `seat`'s match (larger is better)."""
     totals = sim.totals
-    if sim.kind == TWOLANE:
+    if sim.rules.ruleset.penalty_scoring:
         mine = ranking(sim, seat)
         best = min(ranking(sim, s) for s in range(sim.seats) if s != seat)
         win = 1.0 if mine < best else 0.5 if mine == best else 0.0
@@ -230,7 +229,7 @@ def outcome(sim: Sim, seat: int) -> float:
     if sim.match_over:
         lead = mine_points - rival_points
         return value + MATCH_BONUS * ((lead > 0) - (lead < 0))
-    target = MUGGINS_TARGET if sim.kind == MUGGINS else sim.target
+    target = sim.target
     if target is None:
         return value
     return value + MATCH_BONUS * match_chance(target - mine_points, target - rival_points)

@@ -11,13 +11,14 @@ from engine.game import Game
 from engine.moves import Doubles, Move, Play
 from engine.table import Table
 from engine.tiles import ALL_TILES, Tile, pips_held_by_others
-from engine.variants import Ruleset, ruleset
+from engine.variants import Ruleset
 from engine.view import SeatView
 
 # A move's standing, larger is better: (score, pips shed, tiles playable after, distinct pips kept).
 Key = tuple[float, int, int, int]
 NO_PLAY: Key = (0.0, 0, 0, 0)
-TWOLANE_STUCK = -10.0  # twolane: no tile left that fits the ends the move leaves
+# A game scored in penalties (twolane): no tile left that fits the ends the move leaves.
+STUCK = -10.0
 
 
 def play_outcome(rules: Ruleset, table: Table, move: Play | Doubles) -> tuple[int, list[int]]:
@@ -63,12 +64,10 @@ def laid(rules: Ruleset, table: Table, move: Play | Doubles) -> Table:
 
 
 def going_out_points(rules: Ruleset, boneyard_size: int, others_pips: float) -> float:
-    """What emptying one's hand scores at once (0 if the fives boneyard refills it)."""
-    if rules.name == "fives":
-        return 0.0 if boneyard_size else 2.0
-    if rules.name == "muggins":
-        return float(int(others_pips) // 5)
-    return 0.0
+    """What emptying one's hand scores at once (0 if the boneyard refills it)."""
+    if rules.refill_empty_hand and boneyard_size:
+        return 0.0
+    return rules.going_out_points(others_pips)
 
 
 def move_key(
@@ -96,7 +95,7 @@ def move_key(
         kept.add(tile[0])
         kept.add(tile[1])
     if rules.penalty_scoring and rest and not fits:
-        score += TWOLANE_STUCK
+        score += STUCK
     return (score, sum(t.pips for t in laid), fits, len(kept))
 
 
@@ -150,8 +149,7 @@ class GreedyPlayer:
         legal = legal_or_fail(view)
         if len(legal) == 1:
             return legal[0]
-        rules = ruleset(view.variant)
         table = view.table.copy()
         return best_move(
-            rules, table, view.hand, legal, view.boneyard_size, expected_others_pips(view)
+            view.rules, table, view.hand, legal, view.boneyard_size, expected_others_pips(view)
         )

@@ -22,7 +22,7 @@ from engine.game import Game, Round
 from engine.moves import OPENINGS, PLAYS_BY_END, Doubles, Draw, Pass, Play, parse_move
 from engine.table import Table
 from engine.tiles import ALL_TILES, Tile
-from engine.variants import Ruleset, ruleset
+from engine.variants import Ruleset
 from engine.view import SeatView
 
 # A set of pip values as a bit mask: bit v set means "shows no v".
@@ -90,7 +90,7 @@ def knowledge_from_view(view: SeatView, read_plays: bool = True) -> Knowledge:
     """
     if view.seat is None:
         raise ValueError("an onlooker's view has no hand to reason from")
-    rules = ruleset(view.variant)
+    rules = view.rules
     seats = len(view.players)
     me = view.seat
     size = rules.hand_size(seats)

@@ -3,29 +3,82 @@
 `Game.push` keeps the whole table (every tile, the record text, the legal-move
 cache); a rollout only needs the open ends and a few flags per end, so this
 plays the rest of a round several times faster. It is built from a `Game`
-(`Sim.from_game`) and follows the same rules; a test plays many random games
-through both and checks that they never disagree, and that `greedy_step` makes
-the greedy player's move.
+(`Sim.from_game`) and follows the same rules, read from the game's `Ruleset`
+(`SimRules`); a test plays many random games of every registered game through
+both and checks that they never disagree, and that `greedy_step` makes the
+greedy player's move.
 """
 
 from __future__ import annotations
 
-from engine.ai.greedy import TWOLANE_STUCK
+from dataclasses import dataclass
+from functools import cache
+
+from engine.ai.greedy import STUCK
 from engine.game import Game
 from engine.moves import Doubles, Draw, Move, Play
 from engine.tiles import End, Tile, pips_held_by_others
+from engine.variants import Ruleset
 
-FIVES, MUGGINS, TWOLANE = 0, 1, 2
-KINDS = {"fives": FIVES, "muggins": MUGGINS, "twolane": TWOLANE}
 W, E, N, S = 0, 1, 2, 3
-MUGGINS_TARGET = 51
-PASS_PENALTY = 10
 
 # A move as the tiles it lays, each with its end: one pair for a play, 2-4 for a
 # muggins doubles move; an opening's end is -1 - (the half facing W).
 Candidate = tuple[tuple[Tile, int], ...]
 Key = tuple[float, int, int, int]
 TILE_OF: list[list[Tile]] = [[Tile(max(a, b), min(a, b)) for b in range(7)] for a in range(7)]
+
+
+@dataclass(frozen=True, slots=True)
+class SimRules:
+    """A ruleset's switches and numbers as a rollout reads them, taken once (`sim_rules`).
+
+    The table is modelled by its hub: a spinner (the first double; the four arms
+    count once all are taken, see `Fives`), a house (the first double closed;
+    every open end counts, doubles twice, see `Muggins`) or none (nothing counts).
+    """
+
+    ruleset: Ruleset
+    spinner: bool
+    house: bool
+    hub_points: int  # laying the spinner
+    count_points: int  # a spinner count that comes to a multiple of five
+    multi_doubles: bool
+    single_draw: bool
+    pass_penalty: int
+    refill: bool  # the boneyard refills an emptied hand
+    play_on: bool  # the others play on after a player went out
+    stuck: bool  # the greedy ranking minds a hand left with nothing that fits
+    target_mid_round: bool
+    # The spinner's shortcut of `greedy_step` (`_spinner_step`) makes the greedy move,
+    # and the careful seat can judge the next seat's threat (`_threat`).
+    spinner_step: bool
+
+
+@cache
+def sim_rules(rules: Ruleset) -> SimRules:
+    """What the simulation needs of `rules`; a ValueError for a table it cannot model."""
+    if rules.hub_kind not in (None, "spinner", "house"):
+        raise ValueError(f"no simulation of a {rules.hub_kind!r} hub")
+    if rules.hub_kind is not None and not rules.scores_plays:
+        raise ValueError("no simulation of a hub that does not count")
+    spinner = rules.hub_kind == "spinner"
+    return SimRules(
+        ruleset=rules,
+        spinner=spinner,
+        house=rules.hub_kind == "house",
+        hub_points=rules.hub_points,
+        count_points=rules.count_points,
+        multi_doubles=rules.multi_doubles,
+        single_draw=rules.single_draw,
+        pass_penalty=rules.pass_penalty,
+        refill=rules.refill_empty_hand,
+        play_on=rules.play_on_after_out,
+        stuck=rules.penalty_scoring,
+        target_mid_round=rules.target_mid_round,
+        spinner_step=spinner
+        and not (rules.multi_doubles or rules.single_draw or rules.penalty_scoring),
+    )
 
 
 class Sim:
@@ -37,8 +90,8 @@ class Sim:
     counts both halves), `hub` whether the spinner or house is down.
 
     Every seat plays the greedy player's moves (`greedy_step`), except that the
-    `careful` seat, in fives, also weighs what its move leaves the next seat to
-    score (`_threat`): the expert's own turns in its rollouts.
+    `careful` seat, at a spinner table, also weighs what its move leaves the next
+    seat to score (`_threat`): the expert's own turns in its rollouts.
     """
 
     __slots__ = (
@@ -50,20 +103,20 @@ class Sim:
         "ends",
         "hands",
         "hub",
-        "kind",
         "nends",
         "occ",
         "opening",
         "out",
         "passed",
+        "rules",
         "seats",
         "target",
         "totals",
         "turn",
     )
 
-    def __init__(self) -> None:
-        self.kind = FIVES
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = sim_rules(rules)
         self.seats = 0
         self.hands: list[list[Tile]] = []
         self.bone: list[Tile] = []  # the next tile to draw last, for a cheap pop()
@@ -88,8 +141,8 @@ class Sim:
     def from_game(game: Game) -> Sim:
         rnd = game.rounds[-1]
         table = rnd.table
-        sim = Sim()
-        sim.kind = KINDS[game.variant]
+        sim = Sim(game.rules)
+        rules = sim.rules
         sim.seats = len(rnd.hands)
         sim.hands = [list(hand) for hand in rnd.hands]
         sim.bone = rnd.boneyard[::-1]
@@ -108,16 +161,16 @@ class Sim:
             outer = table.outermost(end)
             if end in (End.N, End.S) and not table.arm(end):
                 outer = None
-            if sim.kind == MUGGINS:
+            if rules.house:
                 sim.dbl[end] = outer is not None and outer.tile.is_double
                 sim.occ[end] = bool(table.arm(end))
-            elif sim.kind == FIVES:
+            elif rules.spinner:
                 sim.occ[end] = sim.hub and table.arm_occupied(end)
         return sim
 
     def copy(self) -> Sim:
         sim = Sim.__new__(Sim)
-        sim.kind = self.kind
+        sim.rules = self.rules
         sim.seats = self.seats
         sim.hands = [list(hand) for hand in self.hands]
         sim.bone = list(self.bone)
@@ -140,14 +193,15 @@ class Sim:
     # -- the table -----------------------------------------------------------
 
     def _open(self, tile: Tile, west: int) -> bool:
-        """Lay the opening; True if it is the fives spinner."""
+        """Lay the opening; True if it is the spinner."""
         double = tile[0] == tile[1]
         self.ends[W] = west
         self.ends[E] = tile[0] + tile[1] - west
-        if self.kind == MUGGINS:
+        rules = self.rules
+        if rules.house:
             self.dbl[W] = self.dbl[E] = double
         self.nends = 2
-        if self.kind == FIVES and double:
+        if rules.spinner and double:
             self.hub = True
             self.ends[N] = self.ends[S] = west
             self.nends = 4
@@ -155,11 +209,12 @@ class Sim:
         return False
 
     def _attach(self, tile: Tile, end: int) -> bool:
-        """Lay `tile` at `end`; True if it is the fives spinner."""
+        """Lay `tile` at `end`; True if it is the spinner."""
         ends = self.ends
         value = ends[end]
         double = tile[0] == tile[1]
-        if self.kind == FIVES:
+        rules = self.rules
+        if rules.spinner:
             ends[end] = tile[0] + tile[1] - value
             if self.hub:
                 self.occ[end] = True
@@ -174,7 +229,7 @@ class Sim:
                 self.nends = 4
                 return True
             return False
-        if self.kind == MUGGINS:
+        if rules.house:
             if not self.hub and end <= E and self.dbl[end] and (self.occ[end] or self.occ[1 - end]):
                 # A tile on a line end closes the double showing there (the opening
                 # double once both its sides are covered): the first double
@@ -189,18 +244,18 @@ class Sim:
 
     def _points(self, spinner: bool) -> int:
         """What the move just laid scores by itself."""
-        kind = self.kind
+        rules = self.rules
         ends = self.ends
-        if kind == FIVES:
+        if rules.spinner:
             if spinner:
-                return 2
+                return rules.hub_points
             occ = self.occ
             if self.hub and occ[0] and occ[1] and occ[2] and occ[3]:
                 total = ends[0] + ends[1] + ends[2] + ends[3]
                 if total > 0 and total % 5 == 0:
-                    return 4
+                    return rules.count_points
             return 0
-        if kind == MUGGINS:
+        if rules.house:
             occ = self.occ
             dbl = self.dbl
             if not occ[W] and not occ[E] and dbl[W]:
@@ -224,20 +279,20 @@ class Sim:
         new = tile[0] + tile[1] - value
         values = ends[: self.nends]
         values[end] = new
-        kind = self.kind
-        if kind == FIVES:
+        rules = self.rules
+        if rules.spinner:
             if not self.hub:
                 if tile[0] == tile[1]:
                     values += (value, value)
-                    return 2, values
+                    return rules.hub_points, values
                 return 0, values
             occ = self.occ
             for other in range(4):
                 if other != end and not occ[other]:
                     return 0, values
             total = values[0] + values[1] + values[2] + values[3]
-            return (4 if total > 0 and total % 5 == 0 else 0), values
-        if kind == MUGGINS:
+            return (rules.count_points if total > 0 and total % 5 == 0 else 0), values
+        if rules.house:
             occ = self.occ
             dbl = self.dbl
             if not self.hub and end <= E and dbl[end] and (occ[end] or occ[1 - end]):
@@ -291,11 +346,11 @@ class Sim:
         self._make(candidate)
 
     def pass_turn(self) -> None:
-        """Pass (or, in twolane, take the pass and its penalty); only when no play fits."""
+        """Pass (and take the pass's penalty, if the game has one); only when no play fits."""
         self._pass()
 
     def _can_draw(self) -> bool:
-        return bool(self.bone) and not (self.kind == TWOLANE and self.drew)
+        return bool(self.bone) and not (self.rules.single_draw and self.drew)
 
     def _draw(self) -> None:
         self.hands[self.turn].append(self.bone.pop())
@@ -305,8 +360,9 @@ class Sim:
         turn = self.turn
         self.passed |= 1 << turn
         self.drew = False
-        if self.kind == TWOLANE:
-            self.totals[turn] += PASS_PENALTY
+        penalty = self.rules.pass_penalty
+        if penalty:
+            self.totals[turn] += penalty
         if not self.bone:
             passed = self.passed
             if all(passed >> seat & 1 for seat, hand in enumerate(self.hands) if hand):
@@ -324,15 +380,20 @@ class Sim:
         self.drew = False
         if points:
             self.totals[turn] += points
+        rules = self.rules
         if not hand:
-            if self.kind == FIVES and self.bone:
+            if rules.refill and self.bone:
                 hand.append(self.bone.pop())
             else:
                 self.out.append(turn)
-                if self.kind != TWOLANE or sum(1 for h in self.hands if h) <= 1:
+                if not rules.play_on or sum(1 for h in self.hands if h) <= 1:
                     self._end_round("out", turn)
                     return
-        if points and self.kind == MUGGINS and max(self.totals) >= MUGGINS_TARGET:
+        if (
+            points
+            and rules.target_mid_round
+            and rules.ruleset.match_over(self.totals, self.target, False)
+        ):
             self.end = "target"
             return
         self._next_turn()
@@ -347,34 +408,19 @@ class Sim:
     def _end_round(self, how: str, winner: int | None) -> None:
         self.end = how
         totals = self.totals
-        if self.kind == FIVES:
-            if winner is not None:
-                totals[winner] += 2
-            else:
-                fewest = min(totals)
-                for seat, total in enumerate(list(totals)):
-                    if total == fewest:
-                        totals[seat] += 1
-        elif self.kind == MUGGINS:
-            pips = [sum(t[0] + t[1] for t in hand) for hand in self.hands]
-            if winner is None:
-                lowest = min(pips)
-                holders = [seat for seat, p in enumerate(pips) if p == lowest]
-                if len(holders) != 1:
-                    return
-                winner = holders[0]
-            totals[winner] += (sum(pips) - pips[winner]) // 5
+        # Once a rollout: the ruleset's own count is quick enough here.
+        bonus = self.rules.ruleset.round_end_points(self.hands, totals, winner)
+        for seat, points in enumerate(bonus):
+            if points:
+                totals[seat] += points
 
     @property
     def match_over(self) -> bool:
-        """Whether the match (twolane: the game) is over; only once the round has ended."""
+        """Whether the match (of a one-round game: the game) is over; only once the round
+        has ended."""
         if self.end is None:
             return False
-        if self.kind == FIVES:
-            return self.target is not None and max(self.totals) >= self.target
-        if self.kind == MUGGINS:
-            return max(self.totals) >= MUGGINS_TARGET
-        return True
+        return self.rules.ruleset.match_over(self.totals, self.target, True)
 
     # -- the greedy policy -----------------------------------------------------
 
@@ -394,7 +440,7 @@ class Sim:
             for tile in hand:
                 if tile[0] == value or tile[1] == value:
                     found.append(((tile, end),))
-        if found and self.kind == MUGGINS:
+        if found and self.rules.multi_doubles:
             found.extend(self._double_combinations(hand))
         return found
 
@@ -427,8 +473,8 @@ class Sim:
     def key(self, candidate: Candidate, others_pips: float | None = None) -> Key:
         """The greedy ranking of a candidate (see `engine.ai.greedy.move_key`).
 
-        `others_pips` (the pips in the other hands) only matters to a muggins move
-        that goes out; None: counted here when needed.
+        `others_pips` (the pips in the other hands) only matters to a move that goes
+        out; None: counted here when needed.
         """
         hand = self.hands[self.turn]
         laid: tuple[Tile, ...]
@@ -457,21 +503,20 @@ class Sim:
         for value in values:
             shown |= 1 << value
         fits, kept = fits_and_kept(hand, laid, shown)
+        rules = self.rules
         if not left:
-            if self.kind == FIVES:
-                score += 0.0 if self.bone else 2.0
-            elif self.kind == MUGGINS:
+            if not (rules.refill and self.bone):
                 if others_pips is None:
                     others_pips = pips_held_by_others(self.hands, self.turn)
-                score += float(int(others_pips) // 5)
-        elif self.kind == TWOLANE and not fits:
-            score += TWOLANE_STUCK
+                score += rules.ruleset.going_out_points(others_pips)
+        elif rules.stuck and not fits:
+            score += STUCK
         return (score, laid_pips, fits, kept)
 
     def greedy_step(self) -> int:
         """Make the greedy player's move for the seat to act; how many plays it weighed."""
-        if self.kind == FIVES and self.nends:
-            return self._fives_step()
+        if self.nends and self.rules.spinner_step:
+            return self._spinner_step()
         found = self.candidates()
         if not found:
             if self._can_draw():
@@ -481,7 +526,7 @@ class Sim:
             return 0
         best = found[0]
         if len(found) > 1:
-            careful = self.turn == self.careful and self.kind == FIVES
+            careful = self.turn == self.careful and self.rules.spinner_step
             key = self.key
             best_key = key(best)
             if careful:
@@ -495,8 +540,8 @@ class Sim:
         self._make(best)
         return len(found)
 
-    def _fives_step(self) -> int:
-        """`greedy_step` for fives once the table is open: the same move, found faster.
+    def _spinner_step(self) -> int:
+        """`greedy_step` at a spinner table once it is open: the same move, found faster.
 
         Most of a rollout is spent here. The ranking is lexicographic, so each play
         is ranked by its points (less the careful seat's threat) and pips first,
@@ -522,6 +567,9 @@ class Sim:
             self._make((found[0],))
             return 1
         careful = self.turn == self.careful
+        rules = self.rules
+        hub_points = rules.hub_points
+        count_points = rules.count_points
         hub = self.hub
         occ = self.occ
         empty = -1  # the one empty arm, if only one is; -2: more than one
@@ -531,18 +579,20 @@ class Sim:
                     empty = arm if empty == -1 else -2
         total = ends[0] + ends[1] + ends[2] + ends[3]
         bonus = 0.0
-        if len(hand) == 1 and not self.bone:
-            bonus = 2.0  # going out: every play here lays the one tile
+        if len(hand) == 1 and not (rules.refill and self.bone):
+            # Going out: every play here lays the one tile.
+            others = pips_held_by_others(self.hands, self.turn)
+            bonus = rules.ruleset.going_out_points(others)
         best_rank: tuple[float, int] | None = None
         tied: list[tuple[Tile, int]] = []
         for play in found:
             tile, end = play
             low, high = tile[1], tile[0]
             if not hub:
-                points = 2 if low == high else 0
+                points = hub_points if low == high else 0
             elif empty == -1 or empty == end:
                 after = total - ends[end] + low + high - ends[end]
-                points = 4 if after > 0 and after % 5 == 0 else 0
+                points = count_points if after > 0 and after % 5 == 0 else 0
             else:
                 points = 0
             score = float(points) + bonus
@@ -572,7 +622,8 @@ class Sim:
         return count
 
     def _threat(self, candidate: Candidate) -> float:
-        """fives: the points the next seat may expect to score right after `candidate`.
+        """The points the next seat may expect to score right after `candidate` (at a
+        spinner table).
 
         Judged from what the mover can know: which tiles would score (at most two
         per end: the sum must come to a multiple of 5), how many of them it cannot
@@ -599,11 +650,11 @@ class Sim:
                     after = total - value + pips
                     if after > 0 and after % 5 == 0:
                         targets.add(TILE_OF[value][pips])
-            worth = 4
+            worth = self.rules.count_points
         elif tile[0] == tile[1]:
             return 0.0  # it becomes the spinner, with three arms still empty
         else:
-            worth = 2  # the first double
+            worth = self.rules.hub_points  # the first double
             other = ends[1 - end]
             targets.add(TILE_OF[other][other])
             targets.add(TILE_OF[new][new])
@@ -620,7 +671,7 @@ class Sim:
                 targets.add(TILE_OF[ends[end]][ends[end]])
         self._restore(saved)
         # An opening spinner leaves every arm empty: nothing counts yet.
-        return self._chance(targets, 2) if targets else 0.0
+        return self._chance(targets, self.rules.hub_points) if targets else 0.0
 
     def _chance(self, targets: set[Tile], worth: int) -> float:
         """`worth` times the chance that the next seat holds one of `targets`."""

@@ -13,7 +13,7 @@ from bot.game.service import new_game_id
 from bot.storage.models import Match
 from bot.telegram import callbacks as cb
 from bot.telegram import keyboards
-from engine import ALL_TILES, End, Tile
+from engine import ALL_TILES, VARIANTS, End, Tile
 from tests.bot.conftest import every_keyboard
 
 # Telegram chat ids have at most 52 significant bits; thread ids are message ids (32 bits).
@@ -52,7 +52,7 @@ hand_presses = st.one_of(
 def lobby_presses(draw: st.DrawFn) -> cb.LobbyPress:
     action = draw(st.sampled_from(list(LobbyAction)))
     value = {
-        LobbyAction.VARIANT: st.sampled_from(cb.VARIANTS),
+        LobbyAction.VARIANT: st.sampled_from(list(VARIANTS)),
         LobbyAction.TARGET: st.integers(1, 9999).map(str),
         LobbyAction.TIME: st.integers(1, 9999).map(str),
     }.get(action, st.just(""))
@@ -64,7 +64,7 @@ presses = st.one_of(
     st.builds(cb.StopPress, game_ids, st.booleans()),
     st.builds(cb.HandRequestPress, game_ids),
     st.builds(cb.RematchPress, game_ids),
-    st.builds(cb.RulesPress, st.sampled_from(cb.VARIANTS)),
+    st.builds(cb.RulesPress, st.sampled_from(list(VARIANTS))),
     hand_presses,
 )
 

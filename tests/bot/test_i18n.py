@@ -18,6 +18,7 @@ from bot.game import rulebook as rules
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize, translator
 from bot.render import MESSAGES
 from bot.telegram.texts import REFUSALS
+from engine import VARIANTS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
@@ -150,7 +151,7 @@ def test_normalize_uses_the_fallback_given() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("variant", rules.VARIANTS)
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_the_rulebook_has_every_game_in_every_language(lang: str, variant: str) -> None:
     text = rules.text(lang, variant)
     assert text.startswith("<b>") and len(text) > 300
@@ -168,7 +169,7 @@ def _russian_texts() -> list[str]:
         if message.id
         for form in (message.string if isinstance(message.string, tuple) else (message.string,))
     ]
-    return texts + [rules.text("ru", variant) for variant in rules.VARIANTS]
+    return texts + [rules.text("ru", variant) for variant in VARIANTS]
 
 
 def test_russian_texts_name_games_in_words_not_codes() -> None:

@@ -187,7 +187,9 @@ def test_the_final_table_explains_its_marks(variant: str) -> None:
     view = view_for(game)
     layout = final_layout(view, RU, {0: 7})
     drawn = " ".join(line.words for line in layout.footer)
-    for note in legend(RU, layout.marks):  # every mark the picture shows, explained there
+    for note in legend(
+        RU, layout.marks, view.target
+    ):  # every mark the picture shows, explained there
         assert " ".join(note.split()) in drawn
     assert Mark.RATING in layout.marks
     assert "рейтинг — на сколько изменился рейтинг игрока в этом чате" in drawn

@@ -21,6 +21,7 @@ from engine import (
     Play,
     SeatView,
     Tile,
+    ruleset,
     view_for,
 )
 from engine.ai import (
@@ -40,9 +41,10 @@ from engine.ai.endgame import is_endgame, solve
 from engine.ai.expert import match_chance, outcome, race
 from engine.ai.greedy import greedy_move_in
 from engine.ai.hidden import Slot, values_of
-from engine.ai.sim import TWOLANE
+from engine.variants import VARIANTS as REGISTERED
 
-VARIANTS = ("fives", "muggins", "twolane")
+# Every registered game: a new one is played through the simulation too.
+VARIANTS = tuple(REGISTERED)
 NAMES = ["A", "B", "C", "D"]
 
 
@@ -70,7 +72,7 @@ def random_position(variant: str, players: int, seed: int) -> Game:
 
 
 def positions(count: int) -> list[tuple[str, int, int]]:
-    return [(VARIANTS[i % 3], 2 + (i // 3) % 3, i) for i in range(count)]
+    return [(VARIANTS[i % len(VARIANTS)], 2 + (i // 3) % 3, i) for i in range(count)]
 
 
 def hidden_tiles(game: Game, seat: int) -> tuple[list[list[Tile]], list[Tile]]:
@@ -93,8 +95,13 @@ def test_players_return_a_legal_move(variant: str, players: int, seed: int) -> N
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_whole_games_between_players_stay_legal(variant: str) -> None:
+    play_whole_games(variant)
+
+
+def play_whole_games(variant: str, target: int | None = None) -> None:
+    """A match for 2, 3 and 4 players between the expert, greedy and random players."""
     for players in (2, 3, 4):
-        game = Game.new(variant, NAMES[:players], seed=players)
+        game = Game.new(variant, NAMES[:players], seed=players, target=target)
         lineup = [fast_expert(1), GreedyPlayer(2), RandomPlayer(3), GreedyPlayer(4)]
         while not game.over:
             seat = game.turn
@@ -295,7 +302,7 @@ def played_out(variant: str, players: int, seed: int, steps: int) -> Game:
 
 
 def drawn_positions(count: int) -> list[tuple[str, int, int]]:
-    return [(VARIANTS[i % 3], 2 + i % 2, 500 + i) for i in range(count)]
+    return [(VARIANTS[i % len(VARIANTS)], 2 + i % 2, 500 + i) for i in range(count)]
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), drawn_positions(24))
@@ -426,10 +433,16 @@ def sim_state(sim: Sim) -> tuple[object, ...]:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_simulation_follows_the_engine(variant: str) -> None:
-    for seed in range(40):
+    follow_the_engine(variant)
+
+
+def follow_the_engine(variant: str, target: int | None = None, games: int = 40) -> None:
+    """Random and greedy games played through the engine and the simulation alike: the
+    same plays, the same greedy move, the same state and the same end after each move."""
+    for seed in range(games):
         rng = random.Random(seed)
         players = 2 + seed % 3
-        game = Game.new(variant, NAMES[:players], seed=seed)
+        game = Game.new(variant, NAMES[:players], seed=seed, target=target)
         while not game.over:
             sim = Sim.from_game(game)
             legal = game.legal_moves()
@@ -533,8 +546,7 @@ def test_the_fast_fives_step_makes_the_move_the_whole_key_ranks_first(careful: b
 
 def twolane_endgame() -> Sim:
     """twolane, nothing hidden: ends 6 and 1, seat 0 to play 6:3 or 1:4, seat 1 holds 3:0."""
-    sim = Sim()
-    sim.kind = TWOLANE
+    sim = Sim(ruleset("twolane"))
     sim.seats = 2
     sim.hands = [[T("6:3"), T("1:4")], [T("3:0")]]
     sim.totals = [0, 0]

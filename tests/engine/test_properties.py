@@ -25,6 +25,7 @@ from engine import (
     Game,
     Move,
     Play,
+    Ruleset,
     Tile,
     replay,
     summary,
@@ -188,7 +189,7 @@ def test_refusals_agree_with_legal_moves(case: tuple[str, int, int, int, int | N
 
 def tiles_in(value: Any) -> Iterator[Tile]:
     """Every tile held anywhere inside a view (dataclasses, tuples, lists, dicts)."""
-    if value is None or isinstance(value, int | str):
+    if value is None or isinstance(value, int | str | Ruleset):  # a game's rules hold no tiles
         return
     if isinstance(value, Tile):
         yield value

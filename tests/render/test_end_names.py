@@ -13,7 +13,7 @@ from bot.game.hints import Hint, Reason
 from bot.i18n import translator
 from bot.render import board as board_module
 from bot.render.captions import board_text
-from bot.render.ends import EndName, end_names, in_lanes
+from bot.render.ends import EndName, end_names
 from bot.render.hand import footer_ends, hand_slots
 from bot.render.layout import board_layout
 from bot.storage.models import BoardMessage, GroupDelivery, Match, Seat
@@ -137,7 +137,7 @@ def test_the_board_draws_each_mark_in_its_ends_colour_pointing_its_arrow() -> No
         if view.table.opening is None or index % 10:
             continue
         image = board_module.draw_board(view).convert("RGB")
-        layout = board_layout(view.table, lanes=in_lanes(view.variant))
+        layout = board_layout(view.table, lanes=view.rules.lanes)
         d = board_module.mark_size(layout.tile)
         for mark, name in board_module.end_marks(view):
             # Off the diagonal no arrow passes: the disc's own colour.
@@ -170,7 +170,7 @@ def test_a_tile_is_drawn_the_way_its_ends_arrow_pointed() -> None:
         hub = after.hub_tile()
         if hub is not None and hub.tile == move.tile:
             continue  # the fives spinner: drawn across at the centre
-        lanes = in_lanes(view.variant)
+        lanes = view.rules.lanes
         before_layout = board_layout(view.table, lanes=lanes)
         after_layout = board_layout(after, lanes=lanes)
         box = next(b for b in after_layout.boxes if b.placed.tile == move.tile)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.telegram import callbacks as cb
-from engine import ALL_TILES, Doubles, Draw, Play
+from engine import ALL_TILES, VARIANTS, Doubles, Draw, Play
 from tests.bot.conftest import Harness
 from tests.bot.hostile.choosing import Chooser
 from tests.bot.hostile.judging import CRASHES, Problem, Stored, engine_problems, judge, read
@@ -362,5 +362,5 @@ def _group_data(game: Stored, scene: Scene, c: Chooser) -> str:
     if kind == cb.STOP:
         return f"{cb.STOP}:{game_id}:{game.version}:{c.pick(('y', 'n', 'x'))}"
     if kind == cb.RULES:
-        return f"{cb.RULES}:{c.pick((*cb.VARIANTS, 'chess'))}"
+        return f"{cb.RULES}:{c.pick((*VARIANTS, 'chess'))}"
     return f"{kind}:{game_id}"
