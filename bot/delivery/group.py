@@ -27,6 +27,7 @@ from bot.delivery.plan import (
     board_turn,
     group_step,
     next_group_call,
+    shares_turns,
     turn_stagger,
 )
 from bot.game import ratings
@@ -41,7 +42,7 @@ from bot.storage.store import LOST, Store, Stored, commit
 from bot.storage.subscriptions import Subscriptions
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import GROUP_WINDOW, Priority, Ticket, answered, group_limit
+from bot.telegram.budget import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
 from engine import Game, SeatView, view_for
 
 log = logging.getLogger(__name__)
@@ -125,8 +126,13 @@ class GroupConverger:
                 )
             if allowed > now:
                 return allowed
-            if chat is not None and step.call in BOARD_CALLS:
-                # One board call of the chat's topics at a time, and the next a while later.
+            if (
+                chat is not None
+                and step.call in BOARD_CALLS
+                and shares_turns(chat, shown.calls, now)
+            ):
+                # Other boards too: one board call of the chat's at a time, and the next a
+                # while later.
                 turn = board_turn(per_minute, chat)
                 wait = await self.store.take_board_turn(chat_id, now, turn, BOARD_BUCKET)
                 if wait > 0:
@@ -146,8 +152,13 @@ class GroupConverger:
 
     async def _chat_minute(self, chat_id: int, now: float) -> ChatMinute:
         found = await self.store.group_calls(chat_id, now, GROUP_WINDOW)
-        calls = tuple(when for when, _ in found)
-        return ChatMinute(calls, sum(answered(name) for _, name in found), GROUP_WINDOW)
+        kinds = [call_class(name) for _, name in found]
+        return ChatMinute(
+            tuple(when for when, _ in found),
+            kinds.count(Priority.ANSWER),
+            GROUP_WINDOW,
+            kinds.count(Priority.BOARD),
+        )
 
     def _pace(self, match: Match) -> tuple[float, int]:
         """The board's interval and how many of the chat's calls a minute our calls may

@@ -96,6 +96,14 @@ class ChatMinute:
     calls: tuple[float, ...] = ()  # when, within `window` seconds
     answers: int = 0  # how many of them answered people
     window: float = 60.0
+    boards: int = 0  # how many were a match's group calls (boards, lobbies, final tables)
+
+
+def shares_turns(chat: ChatMinute, calls: list[float], now: float) -> bool:
+    """Whether the chat's boards take turns (`board_turn`) for our next call: when it got
+    group calls lately that were not ours (`calls`), another topic's or an earlier game's.
+    Alone, our own pace is the turn."""
+    return chat.boards > sum(1 for t in calls if now - t < chat.window)
 
 
 def next_group_call(

@@ -424,13 +424,16 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
 
 
 def call_name(prefix: str, number: int, priority: Priority) -> str:
-    """A call's entry in the windows: unique, and naming its class (see `answered`)."""
+    """A call's entry in the windows: unique, and naming its class (see `call_class`)."""
     return f"{prefix}:{number}:{priority.value}"
 
 
-def answered(name: str) -> bool:
-    """Whether the call of this entry answered someone (a press or a command)."""
-    return name.rpartition(":")[2] == str(Priority.ANSWER.value)
+def call_class(name: str) -> Priority | None:
+    """The class of the call of this entry (None: not known, as for an earlier release's)."""
+    try:
+        return Priority(int(name.rpartition(":")[2]))
+    except ValueError:
+        return None
 
 
 def group_limit(priority: Priority, per_minute: int) -> int:

@@ -23,6 +23,7 @@ from bot.delivery.plan import (
     hand_step,
     hand_want,
     next_group_call,
+    shares_turns,
     turn_stagger,
     turn_start,
 )
@@ -192,6 +193,16 @@ def test_answers_to_the_chats_people_slow_its_boards_down() -> None:
     chat = ChatMinute((10.0, 11.0, 12.0, 13.0), answers=3, window=61.0)
     wait = next_group_call(paced, paced, 14.0, 1.0, 17, BOARD, chat)
     assert wait == pytest.approx(10.0 + 61 / 13)
+
+
+def test_a_chats_boards_take_turns_once_other_boards_than_ours_came() -> None:
+    ours = [10.0, 14.0]
+    alone = ChatMinute((10.0, 12.0, 14.0), answers=1, window=61.0, boards=2)
+    assert not shares_turns(alone, ours, 20.0)  # an answer is no board
+    forum = ChatMinute((10.0, 12.0, 14.0), answers=0, window=61.0, boards=3)
+    assert shares_turns(forum, ours, 20.0)  # another topic's board, or an earlier game's
+    # A new game, whose record has no call yet, after the earlier game's last board.
+    assert shares_turns(ChatMinute((70.0,), 0, 61.0, 1), [], 80.0)
 
 
 def test_the_board_shown_longest_ago_tries_for_the_turn_first() -> None:

@@ -13,6 +13,7 @@ from redis.crc import key_slot
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, Match, StatLine
 from bot.storage.store import GAME_TTL, LOST, BrokenGameError, Store, Stored
+from bot.telegram.budget import Priority, call_class, call_name
 
 CHAT = -100123
 THREAD = None
@@ -182,14 +183,23 @@ async def test_the_budget_counts_both_windows_at_once(store: Store) -> None:
 
 async def test_a_groups_calls_are_read_back_as_the_budget_counted_them(store: Store) -> None:
     now = 1000.0
-    for i, name in enumerate(["p:1:2", "p:2:0", "q:1:2"]):
+    names = [
+        call_name("p", 1, Priority.BOARD),
+        call_name("p", 2, Priority.ANSWER),
+        call_name("q", 1, Priority.BOARD),
+    ]
+    assert names == ["p:1:2", "p:2:0", "q:1:2"]
+    for i, name in enumerate(names):
         assert await store.take_budget(CHAT, now + i, 30, 1.0, 20, 61.0, name) == (0, 0)
     await store.take_budget(-5, now + 1, 30, 1.0, 20, 61.0, "elsewhere")
-    assert await store.group_calls(CHAT, now + 2.5, 61.0) == [
-        (1000.0, "p:1:2"),
-        (1001.0, "p:2:0"),
-        (1002.0, "q:1:2"),
+    found = await store.group_calls(CHAT, now + 2.5, 61.0)
+    assert found == [(1000.0, "p:1:2"), (1001.0, "p:2:0"), (1002.0, "q:1:2")]
+    assert [call_class(name) for _, name in found] == [
+        Priority.BOARD,
+        Priority.ANSWER,
+        Priority.BOARD,
     ]
+    assert call_class("p:17") is None  # an entry that names no class
     await store.restamp_budget(CHAT, "p:1:2", now + 1.5)  # it came back late
     assert [name for _, name in await store.group_calls(CHAT, now + 2.5, 61.0)] == [
         "p:2:0",
