@@ -5,6 +5,7 @@
     .venv/bin/python bench/load.py --games 200 --seconds 120 --budget 1000   # CPU-bound
     .venv/bin/python bench/load.py --games 20 --seconds 120 --all-human
     .venv/bin/python bench/load.py --games 50 --seconds 120 --processes 2    # webhook mode
+    .venv/bin/python bench/load.py --games 15 --seconds 120 --topics 3       # forums
 
 It starts a fake Bot API (tests/fakebotapi, with Telegram's limits: 20 calls a minute
 per group, the token's calls a second), Redis (REDIS_URL if set, else a redis-server
@@ -14,6 +15,14 @@ the other seats. A person answers 1-3 s after his keyboard arrives (0.2-0.5 s fo
 the second press of a move: the end, or the next draw); when a game ends its group
 starts the next one (Rematch 5-15 s after the final table, Start 2-5 s after the
 lobby), so N games run all the time.
+
+With --topics T the groups are forums: T topics to a forum, each with a game of its own
+(the last forum may hold fewer), and in each forum one more person, who does not play,
+sends a command every 6-10 s to one of its topics in turn (/score, /stop, /help, /rules:
+each answered anew, none a repeat that the bot re-uses). A command's answer is the bot's
+message in reply to it; its latency is from the user's message to the answer, both on the
+fake's clock (`command_answer_p50_s`, `command_answer_p99_s`; a command still without an
+answer at the end counts as `commands_unanswered`).
 
 Calls are those Telegram counts (that send, edit or delete a message: not the
 answers to button presses). Measured over `--seconds` once every game has started
@@ -64,6 +73,12 @@ JOIN = re.compile("Присоединиться|Join")
 SETUP_TIMEOUT = 600.0
 REMATCH_AFTER = (5.0, 15.0)  # seconds from the final table to Rematch
 START_AFTER = (2.0, 5.0)  # seconds from the rematch lobby to Start
+COMMAND_EVERY = (6.0, 10.0)  # seconds between a forum's commands (--topics)
+# One topic's commands, in turn: with two topics or more, /help and /rules come round
+# again only after the topic's minute (a repeat within it would be re-used: see
+# bot.handlers.repeats), /score says something new after every move, and /stop from
+# someone who may not is refused.
+COMMAND_CYCLE = ("/score", "/stop", "/help", "/score", "/stop", "/rules")
 
 
 # -- the servers ---------------------------------------------------------------------------
@@ -181,9 +196,21 @@ class Table:
     group: int
     variant: str
     people: list[Person]
+    thread: int | None = None  # its forum topic (--topics)
     games_started: int = 0
     started_at: float | None = None  # monotonic, the current game's start
     lobby_id: int | None = None
+
+
+@dataclass
+class Forum:
+    """A forum's topics and the person who sends them commands (--topics)."""
+
+    group: int
+    asker: int
+    threads: list[int]
+    sent: dict[int, float] = field(default_factory=dict)  # command message id -> when
+    answered: dict[int, float] = field(default_factory=dict)  # command message id -> when
 
 
 class Driver:
@@ -196,7 +223,8 @@ class Driver:
         self.loop = asyncio.get_running_loop()
         self.tables: list[Table] = []
         self.by_user: dict[int, Person] = {}
-        self.by_group: dict[int, Table] = {}
+        self.by_place: dict[tuple[int, int | None], Table] = {}  # (group, topic)
+        self.forums: dict[int, Forum] = {}
         self.queries: dict[str, float] = {}  # query id -> pressed at (monotonic)
         self.answers: dict[str, tuple[str | None, bool]] = {}
         self.errors: list[str] = []
@@ -208,7 +236,14 @@ class Driver:
     # -- events from the fake's thread ----------------------------------------------------
 
     def _on_message(self, event: Any) -> None:
-        if event.view is None or self.stopping:
+        if event.view is None:
+            return
+        forum = self.forums.get(event.chat_id)
+        if forum is not None and event.kind == "sent" and event.view.reply_to is not None:
+            # On the fake's thread, with the fake's time: an answer may come before the
+            # command's sender has noted its id.
+            forum.answered.setdefault(event.view.reply_to, event.time)
+        if self.stopping:
             return
         self.loop.call_soon_threadsafe(self._message, event.view)
 
@@ -223,7 +258,7 @@ class Driver:
         if person is not None:
             self._hand(person, view)
             return
-        table = self.by_group.get(view.chat_id)
+        table = self.by_place.get((view.chat_id, view.thread_id))
         final = any((b.callback_data or "").startswith("RM:") for b in view.buttons)
         if table is not None and view.photo is not None and final:
             self._spawn(self._rematch(table, view))
@@ -303,30 +338,67 @@ class Driver:
     def add_tables(self, count: int) -> None:
         per_table = 4
         humans = per_table if self.args.all_human else 1
+        topics = self.args.topics
+        forum: Forum | None = None
         for number in range(count):
             names = [f"Игрок {number}-{seat}" for seat in range(humans)]
             users = [self.api.add_user(name, language_code="ru") for name in names]
-            group = self.api.add_group(f"Стол {number}", owner=users[0], members=users[1:])
-            table = Table(group, list(VARIANTS)[number % len(VARIANTS)], [])
+            thread = None
+            if not topics:
+                group = self.api.add_group(f"Стол {number}", owner=users[0], members=users[1:])
+            else:
+                if forum is None or len(forum.threads) == topics:
+                    asker = self.api.add_user(f"Зритель {number}", language_code="ru")
+                    group = self.api.add_group(
+                        f"Форум {number}", owner=users[0], members=[asker], is_forum=True
+                    )
+                    forum = self.forums[group] = Forum(group, asker, [])
+                group = forum.group
+                for user in users:
+                    self.api.set_member(group, user)
+                thread = self.api.add_topic(group, f"Стол {number}", by=users[0])
+                forum.threads.append(thread)
+            table = Table(group, list(VARIANTS)[number % len(VARIANTS)], [], thread)
             for user, name in zip(users, names, strict=True):
                 person = Person(user, group, name)
                 table.people.append(person)
                 self.by_user[user] = person
             self.tables.append(table)
-            self.by_group[group] = table
+            self.by_place[(group, thread)] = table
+
+    @property
+    def groups(self) -> set[int]:
+        return {table.group for table in self.tables}
+
+    # -- the commands of a forum (--topics) --------------------------------------------------
+
+    async def ask(self, forum: Forum) -> None:
+        """A command to the forum's topics in turn every few seconds, until the run stops."""
+        for turn in itertools.count():
+            await asyncio.sleep(self.rng.uniform(*COMMAND_EVERY))
+            if self.stopping:
+                return
+            thread = forum.threads[turn % len(forum.threads)]
+            command = COMMAND_CYCLE[(turn // len(forum.threads)) % len(COMMAND_CYCLE)]
+            await asyncio.to_thread(self._send_command, forum, thread, command)
+
+    def _send_command(self, forum: Forum, thread: int, command: str) -> None:
+        sent = time.monotonic()  # the fake's clock (it runs in this process)
+        message_id = self.api.send_text(forum.asker, forum.group, command, thread_id=thread)
+        forum.sent[message_id] = sent
 
     async def open(self, table: Table) -> None:
         """/newgame, the computer seats, everybody joins, Start."""
         api = self.api
         creator = table.people[0].user
         sent = await asyncio.to_thread(
-            api.send_text, creator, table.group, f"/newgame {table.variant}"
+            api.send_text, creator, table.group, f"/newgame {table.variant}", thread_id=table.thread
         )
         lobby = await self._until(
             lambda: next(
                 (
                     m
-                    for m in api.messages(table.group, from_bot=True)
+                    for m in api.messages(table.group, thread_id=table.thread, from_bot=True)
                     if m.message_id > sent and m.buttons
                 ),
                 None,
@@ -391,7 +463,7 @@ class Driver:
             lambda: next(
                 (
                     m
-                    for m in self.api.messages(table.group, from_bot=True)
+                    for m in self.api.messages(table.group, thread_id=table.thread, from_bot=True)
                     if m.message_id not in seen and m.buttons
                 ),
                 None,
@@ -485,6 +557,20 @@ def calls_by_method(api: FakeBotApi, groups: set[int]) -> dict[str, int]:
         where = "group" if call.chat_id in groups else "private"
         found[f"{where} {call.method}{'' if call.ok else ' (failed)'}"] += 1
     return dict(sorted(found.items(), key=lambda kv: -kv[1]))
+
+
+def command_waits(driver: Driver, asked_before: float) -> tuple[list[float], int]:
+    """Seconds from each command to its answer; and the commands sent before `asked_before`
+    (monotonic) that got none."""
+    waits, unanswered = [], 0
+    for forum in driver.forums.values():
+        for message_id, sent in forum.sent.items():
+            answered = forum.answered.get(message_id)
+            if answered is not None:
+                waits.append(answered - sent)
+            elif sent < asked_before:
+                unanswered += 1
+    return waits, unanswered
 
 
 def redis_bytes(client: redis.Redis, prefix: str, groups: list[int]) -> list[int]:
@@ -617,14 +703,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(0.5)
         counter.counting = True
         commands_before = redis_commands(client)
-        methods_before = calls_by_method(api, set(driver.by_group))
+        methods_before = calls_by_method(api, driver.groups)
         cpu_before = sum(bot.cpu_seconds() for bot in bots)
         calls_before = api.count_calls(FLOOD_METHODS)
-        group_before = sum(api.count_calls(FLOOD_METHODS, t.group) for t in driver.tables)
+        group_before = sum(api.count_calls(FLOOD_METHODS, group) for group in driver.groups)
         over_before = api.over_limit_calls()
         start_epoch, start = time.time(), time.monotonic()
+        askers = [asyncio.create_task(driver.ask(forum)) for forum in driver.forums.values()]
         await asyncio.sleep(args.seconds)
         end_epoch, elapsed = time.time(), time.monotonic() - start
+        driver.stopping = True  # no more commands: the last ones' answers still count
         counter.counting = False
         by_command = {
             name: count - commands_before.get(name, 0)
@@ -635,30 +723,37 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         commands = sum(sent.values())
         methods = {
             name: count - methods_before.get(name, 0)
-            for name, count in calls_by_method(api, set(driver.by_group)).items()
+            for name, count in calls_by_method(api, driver.groups).items()
         }
         cpu = sum(bot.cpu_seconds() for bot in bots) - cpu_before
         counted = api.count_calls(FLOOD_METHODS) - calls_before
         group_calls = (
-            sum(api.count_calls(FLOOD_METHODS, t.group) for t in driver.tables) - group_before
+            sum(api.count_calls(FLOOD_METHODS, group) for group in driver.groups) - group_before
         )
         over_limit = api.over_limit_calls() - over_before
         max_per_minute = max(
-            (api.max_calls_in_window(t.group, window=60.0) for t in driver.tables), default=0
+            (api.max_calls_in_window(group, window=60.0) for group in driver.groups), default=0
         )
         refused = [
             (c.method, c.chat_id, round(c.monotonic, 2))
             for c in api.calls(None, None)
             if getattr(c, "over_limit", False)
         ][:10]
-        driver.stopping = True
         await asyncio.sleep(3)  # let answers to the last presses come
+        for asker in askers:
+            asker.cancel()
         unanswered = [
             q
             for q, t in driver.queries.items()
             if q not in driver.answers and t < time.monotonic() - 3
         ]
-        sizes = redis_bytes(client, prefix, [t.group for t in driver.tables])
+        waits, unanswered_commands = command_waits(driver, time.monotonic() - 10)
+        groups = sorted(driver.groups)
+        games_in = collections.Counter(table.group for table in driver.tables)
+        sizes = [
+            size // games_in[group]
+            for group, size in zip(groups, redis_bytes(client, prefix, groups), strict=True)
+        ]
         client.close()
     finally:
         for bot in bots:
@@ -673,6 +768,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     answers = [t for t in api.answer_latencies()]
     result = {
         "games": args.games,
+        "topics": args.topics,
         "seconds": round(elapsed, 1),
         "setup_s": round(setup_seconds, 1),
         "moves": found["moves"],
@@ -685,6 +781,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "calls_per_move_group": round(group_calls / moves, 3),
         "calls_per_move_private": round((counted - group_calls) / moves, 3),
         "answer_p99_ms": round(1000 * percentile(answers, 0.99)),
+        **(
+            {
+                "command_answer_p99_s": round(percentile(waits, 0.99), 2),
+                "command_answer_p50_s": round(percentile(waits, 0.5), 2),
+                "command_answer_max_s": round(max(waits, default=0.0), 2),
+                "commands_answered": len(waits),
+                "commands_unanswered": unanswered_commands,
+            }
+            if args.topics
+            else {}
+        ),
         "hand_p99_ms": found["hand_p99_ms"],
         "board_lag_p99_s": found["board_lag_p99_s"],
         "board_gap_max_s": found["board_gap_max_s"],
@@ -726,6 +833,12 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1, help="bot processes (2+: webhook mode)")
     parser.add_argument("--computers", choices=("easy", "strong"), default="easy")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--topics",
+        type=int,
+        default=0,
+        help="forums: this many topic games to a group, and a person sending commands",
+    )
     args = parser.parse_args()
     result = asyncio.run(run(args))
     width = max(len(k) for k in result)

@@ -16,7 +16,18 @@ from dataclasses import dataclass
 from bot import metrics
 from bot.delivery.drawing import draw
 from bot.delivery.liveness import Liveness
-from bot.delivery.plan import BOARD_CALLS, GroupCall, GroupStep, group_step, next_group_call
+from bot.delivery.plan import (
+    BOARD_BUCKET,
+    BOARD_CALLS,
+    ChatMinute,
+    GroupCall,
+    GroupStep,
+    board_turn,
+    group_step,
+    next_group_call,
+    shares_turns,
+    turn_stagger,
+)
 from bot.game import forfeits, ratings
 from bot.game.records import Current
 from bot.game.service import GameService
@@ -30,7 +41,7 @@ from bot.storage.store import LOST, BrokenGameError, Store, Stored, commit
 from bot.storage.subscriptions import Subscriptions
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import Priority, Ticket
+from bot.telegram.budget import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
 from bot.telegram.note_texts import note_text
 from engine import Game, SeatView, view_for
 
@@ -100,9 +111,32 @@ class GroupConverger:
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0  # another process is making a call: look again after it
             interval, per_minute = self._pace(match)
-            allowed = next_group_call(shown.calls, shown.paced, now, interval, per_minute, step)
+            ours = ChatMinute(tuple(shown.calls), 0, GROUP_WINDOW)
+            allowed = next_group_call(
+                shown.calls, shown.paced, now, interval, per_minute, step, ours
+            )
+            chat: ChatMinute | None = None
+            if allowed <= now and chat_id < 0:
+                # Our own pace lets it go; so must the chat's minute, which its topics, the
+                # answers to its people and every process share. (Read only now: most
+                # passes wait for their own pace.)
+                chat = await self._chat_minute(chat_id, now)
+                allowed = next_group_call(
+                    shown.calls, shown.paced, now, interval, per_minute, step, chat
+                )
             if allowed > now:
                 return allowed
+            if (
+                chat is not None
+                and step.call in BOARD_CALLS
+                and shares_turns(chat, shown.calls, now)
+            ):
+                # Other boards too: one board call of the chat's at a time, and the next a
+                # while later.
+                turn = board_turn(per_minute, chat)
+                wait = await self.store.take_board_turn(chat_id, now, turn, BOARD_BUCKET)
+                if wait > 0:
+                    return now + wait + turn_stagger(shown.paced, now, turn)
             claimed = await self._claim(key, stored, shown, step, now)
             if claimed is None:
                 continue  # someone else changed the record: plan again
@@ -116,15 +150,27 @@ class GroupConverger:
                 return None  # all shown (a change since kicks us again)
         return self.clock()
 
+    async def _chat_minute(self, chat_id: int, now: float) -> ChatMinute:
+        found = await self.store.group_calls(chat_id, now, GROUP_WINDOW)
+        kinds = [call_class(name) for _, name in found]
+        return ChatMinute(
+            tuple(when for when, _ in found),
+            kinds.count(Priority.ANSWER),
+            GROUP_WINDOW,
+            kinds.count(Priority.BOARD),
+        )
+
     def _pace(self, match: Match) -> tuple[float, int]:
-        """The board's interval and the calls a minute for this chat. A practice game's
-        private chat is not held to a group's 20 a minute (Telegram asks for about a
-        message a second there), and its one player waits for each board."""
+        """The board's interval and how many of the chat's calls a minute our calls may
+        fill: in a group, all but the last few, which are left to answers (as the budget
+        does). A practice game's private chat is not held to a group's 20 a minute
+        (Telegram asks for about a message a second there), and its one player waits for
+        each board."""
         interval = self.settings.group_edit_interval_seconds
         per_minute = self.settings.group_messages_per_minute
         if match.practice:
             return min(interval, PRACTICE_INTERVAL), max(per_minute, PRACTICE_PER_MINUTE)
-        return interval, per_minute
+        return interval, group_limit(Priority.BOARD, per_minute)
 
     async def _claim(
         self,

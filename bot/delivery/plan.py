@@ -1,8 +1,9 @@
 """What a chat's messages should show, and the next call that brings them closer.
 
-Pure functions of the stored match and what the delivery records say Telegram
-last confirmed: they decide, `group` and `hands` do. Each returns one call at a
-time, so a pass can stop after any call and the next pass goes on from there.
+Pure functions of the stored match, what the delivery records say Telegram last
+confirmed and the calls the chat got lately: they decide, `group` and `hands` do.
+Each returns one call at a time, so a pass can stop after any call and the next pass
+goes on from there.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from engine import Game
 
 BOARD_BUCKET = 2  # board calls that may go at once after a quiet spell; then one per interval
 LOBBY_GAP = 1.0  # seconds between lobby edits: a burst of presses shows up in one edit
+TURN_STAGGER = 1.0  # seconds: the longest a topic's board lets the others try for the turn first
+# Answers a minute to a chat's people that its boards leave room for, beyond the budget's
+# headroom (a command every ten seconds: more than people type while they watch a game).
+ANSWER_ROOM = 6
 
 
 class GroupCall(StrEnum):
@@ -83,6 +88,24 @@ def group_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupSt
     return None
 
 
+@dataclass(frozen=True)
+class ChatMinute:
+    """The calls a group got lately, as the call budget counted them: to every forum topic
+    of the chat, from every process, the answers to its people too."""
+
+    calls: tuple[float, ...] = ()  # when, within `window` seconds
+    answers: int = 0  # how many of them answered people
+    window: float = 60.0
+    boards: int = 0  # how many were a match's group calls (boards, lobbies, final tables)
+
+
+def shares_turns(chat: ChatMinute, calls: list[float], now: float) -> bool:
+    """Whether the chat's boards take turns (`board_turn`) for our next call: when it got
+    group calls lately that were not ours (`calls`), another topic's or an earlier game's.
+    Alone, our own pace is the turn."""
+    return chat.boards > sum(1 for t in calls if now - t < chat.window)
+
+
 def next_group_call(
     calls: list[float],
     paced: list[float],
@@ -90,34 +113,85 @@ def next_group_call(
     interval: float,
     per_minute: int,
     step: GroupStep,
+    chat: ChatMinute | None = None,
 ) -> float:
     """The earliest time the group may get this call from us.
 
-    `calls` are our calls to the group in the last minute, `paced` the board calls
-    among them. A board call waits for its pace, a token bucket: `BOARD_BUCKET`
-    calls may go at once after a quiet spell, then one per `interval` (so moves that
-    come faster are shown together, and no board waits much longer than `interval`).
-    A lobby call only waits `LOBBY_GAP` after the previous call, so a press shows
-    within a second or so; other calls go at once. Nothing goes over `per_minute`
-    (the call budget holds every process to Telegram's limit too; this keeps our own
-    calls from using all of it).
+    `calls` are this match's calls to the group in the last minute, `paced` the board
+    calls among them; `chat` all the calls the chat got (None: not known, ours are all
+    there is). The chat's minute is one for all of them: nothing goes while `per_minute`
+    of them are in it (the budget leaves the last few of Telegram's limit to answers:
+    see `bot.telegram.budget`).
+
+    A board call waits for its pace, a token bucket: `BOARD_BUCKET` calls may go at once
+    after a quiet spell, then one per `interval` (so moves that come faster are shown
+    together, and no board waits much longer than `interval`). And it leaves room for
+    answers (`board_room_at`). (The chat's boards, all its topics', then also take turns:
+    `board_turn`.) A lobby call only waits `LOBBY_GAP` after our previous call, so a press
+    shows within a second or so; other calls go at once.
     """
-    recent = sorted(t for t in calls if now - t < 60)
+    window = 60.0 if chat is None else chat.window
+    mine = sorted(t for t in calls if now - t < window)
+    every = mine if chat is None else sorted(t for t in chat.calls if now - t < window)
     earliest = now
-    if len(recent) >= per_minute:
-        earliest = max(earliest, recent[-per_minute] + 60)
-    if step.call in LOBBY_CALLS and recent:
-        earliest = max(earliest, recent[-1] + LOBBY_GAP)
+    for recent in (mine, every):
+        if len(recent) >= per_minute:
+            earliest = max(earliest, recent[-per_minute] + window)
+    if step.call in LOBBY_CALLS and mine:
+        earliest = max(earliest, mine[-1] + LOBBY_GAP)
     if step.call not in BOARD_CALLS:
         return earliest  # the lobby, closing it, the final table: at once
-    # Never faster than the minute allows: a full bucket and then one call per interval
-    # stay within what the group's other calls of the last minute (the lobby, the final
-    # table) left of `per_minute`, and one call more is left over. Boards slow down for
-    # a while instead of stopping until the minute is over.
-    board = sorted(t for t in paced if now - t < 60)
-    others = len(recent) - len(board)
-    interval = max(interval, 60 / max(1, per_minute - others - BOARD_BUCKET - 1))
-    return max(earliest, _token_at(board, now, interval))
+    # Never faster than the minute allows: one call per interval stays within what our
+    # other calls of the minute (the lobby, the final table) and the answers to the chat's
+    # people left of `per_minute`, and one call more is left over. Boards slow down for a
+    # while instead of stopping until the minute is over. (Other calls to the chat, an
+    # earlier game's or another topic's, wait for our boards as much as ours wait for
+    # them: `board_room_at`, `board_turn`.)
+    board = sorted(t for t in paced if now - t < window)
+    answers = 0 if chat is None else chat.answers
+    others = max(0, len(mine) - len(board)) + answers
+    own = _token_at(board, now, max(interval, window / max(1, per_minute - others - 1)))
+    return max(earliest, own, board_room_at(every, now, per_minute, window))
+
+
+def board_turn(per_minute: int, chat: ChatMinute) -> float:
+    """Seconds from one board call to a chat to the next, whatever their topics: what the
+    answers of the last minute left of `per_minute`, spread over the minute. So a call
+    leaves the chat's minute every few seconds (and room for an answer with it), and the
+    topics of a forum take turns, all through the minute (rather than all go at once
+    when room comes, and all wait again a minute later)."""
+    return chat.window / max(1, per_minute - chat.answers)
+
+
+def turn_stagger(paced: list[float], now: float, turn: float) -> float:
+    """How long after the chat's board turn is free this topic's board tries for it (the
+    first to come takes it): the board shown longest ago first, so the topics of a forum
+    take their turns in order, not the quickest one every time. (`paced`: this topic's
+    board calls of the last minute.)"""
+    waited = now - max(paced, default=now - 60.0)
+    return TURN_STAGGER / (1 + waited / max(turn, 0.1))
+
+
+def board_room_at(chat: list[float], now: float, per_minute: int, window: float) -> float:
+    """When a board may take one of the chat's calls and still leave room for answers.
+
+    `chat`: the chat's calls in the window, oldest first. Room for the answers people may
+    ask for now is the budget's headroom; room for those they may ask for later comes
+    from the calls that leave the window meanwhile. So every call in it holds the boards
+    back until a while before it leaves: the calls after it, ours, and `ANSWER_ROOM`
+    answers a minute until it leaves must all fit in `per_minute`. While the calls of
+    the minute are spread out (a board every few seconds), that is no wait; after a
+    burst of them (a forum's lobbies, a flurry of commands) the boards leave the room of
+    the answers that may come until the burst has left the window.
+    """
+    rate = ANSWER_ROOM / 60
+    room_at = now
+    for older, t in enumerate(chat):
+        # The calls that may still be made while `t` is in the window: ours, and fewer
+        # answers than that.
+        left = per_minute - (len(chat) - older)
+        room_at = max(room_at, t + window - max(0, left) / rate)
+    return room_at
 
 
 def _token_at(paced: list[float], now: float, interval: float) -> float:

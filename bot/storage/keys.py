@@ -84,6 +84,11 @@ class Keys:
         twice for the same move shows the same hint and counts once)."""
         return f"{self._chat(chat_id)}:hints:{thread_id or 0}:{game_id}"
 
+    def board_turn(self, chat_id: int) -> str:
+        """The bucket that the chat's board calls, every topic's, take a token of (see
+        bot.delivery.plan.board_turn)."""
+        return f"{self._chat(chat_id)}:board-turn"
+
     def user(self, user_id: int) -> str:
         return f"{self.prefix}:{{u{user_id}}}:user"
 

@@ -121,6 +121,26 @@ end
 return {0, 0}
 """
 
+# A board call to a chat takes a token of the chat's bucket, shared by its topics and
+# processes. KEYS[1]: the bucket (its tokens, and when they were counted). ARGV: [1] now
+# (ms), [2] ms for one token to come back, [3] the bucket's size. Returns 0 once a token
+# is taken, else the ms until one is there.
+BOARD_TURN = """
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local size = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or size
+local at = tonumber(state[2]) or now
+if interval > 0 then tokens = math.min(size, tokens + math.max(0, now - at) / interval) end
+if tokens >= 1 or interval <= 0 then
+  redis.call('HSET', KEYS[1], 'tokens', tostring(math.max(0, tokens - 1)), 'at', now)
+  redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(interval * size)))
+  return 0
+end
+return math.max(1, math.ceil((1 - tokens) * interval))
+"""
+
 # A call that took a while to reach Telegram counts from when it came back: ARGV[1] (ms)
 # becomes the time of ARGV[2] in each window it is in (KEYS).
 BUDGET_RESTAMP = """

@@ -149,6 +149,7 @@ class Store:
         self._due_settle = redis.register_script(scripts.DUE_SETTLE)
         self._budget_take = redis.register_script(scripts.BUDGET_TAKE)
         self._budget_restamp = redis.register_script(scripts.BUDGET_RESTAMP)
+        self._board_turn = redis.register_script(scripts.BOARD_TURN)
         self._stats_add = redis.register_script(scripts.STATS_ADD)
         self._ratings_add = redis.register_script(scripts.RATINGS_ADD)
         self._delete_if_same = redis.register_script(scripts.DELETE_IF_SAME)
@@ -361,6 +362,29 @@ class Store:
         if chat_id is not None:
             keys.append(self.keys.budget_chat_calls(chat_id))
         await self._budget_restamp(keys=keys, args=[_ms(now), name], client=self.redis)
+
+    async def group_calls(self, chat_id: int, now: float, window: float) -> list[tuple[float, str]]:
+        """The group's calls of the last `window` seconds, oldest first: when each was
+        counted, and its entry's name (see `take_budget`). Every process's, to every topic
+        of the chat, answers too: what the budget counts against the group's limit."""
+        found: list[tuple[bytes | str, float]] = await self.redis.zrange(  # type: ignore[assignment]
+            self.keys.budget_chat_calls(chat_id),
+            f"({_ms(now - window)}",  # as the budget's script drops them: older or as old
+            "+inf",
+            byscore=True,
+            withscores=True,
+        )
+        return [(float(score) / 1000, _text(name)) for name, score in found]
+
+    async def take_board_turn(self, chat_id: int, now: float, interval: float, size: int) -> float:
+        """A token of the chat's bucket of board calls (one more each `interval` seconds,
+        at most `size`): 0.0 once taken, else the seconds until one is there."""
+        wait = await self._board_turn(
+            keys=[self.keys.board_turn(chat_id)],
+            args=[_ms(now), _ms(interval), size],
+            client=self.redis,
+        )
+        return int(wait) / 1000
 
     async def pause_budget(self, chat_id: int | None, seconds: float) -> None:
         """Telegram asked to wait: no call to this chat (None: to anyone) for `seconds`."""

@@ -12,13 +12,20 @@ A library such as `limits` keeps one window per call and would spend a call of
 the token's second on a call that the group's minute then refuses; nor can it
 give one class of call a smaller share of the same window.
 
+A group's minute is one for the whole chat: every forum topic's board and every
+answer in it count in the same window. Answers to people come first there: boards,
+lobbies and notices never take the last few calls of the minute (`GROUP_HEADROOM`),
+so an answer finds room at once however busy the chat's games are, and a board
+waits while the minute is that full. (The delivery layer paces the boards from the
+same window, `Store.group_calls`, so that they wait before they are drawn.)
+
 In each process one dispatcher hands the budget out: answers to a press first,
 then, in turns weighted 4:2:1, the players' hands, the group boards, and the
 rest; within a class, the call that has waited longest first (so every group
-gets its turn however many play). A group whose minute is used up, or which
-Telegram told to wait (429), waits alone; only a wait Telegram names for the
-whole bot stops everyone. (The weights order the calls of one process; the
-processes on one token share its second first come, first served.)
+gets its turn however many play). A group whose minute is used up (for that
+class), or which Telegram told to wait (429), waits alone; only a wait Telegram
+names for the whole bot stops everyone. (The weights order the calls of one
+process; the processes on one token share its second first come, first served.)
 """
 
 from __future__ import annotations
@@ -104,8 +111,11 @@ WEIGHTS = {Priority.HAND: 4, Priority.BOARD: 2, Priority.OTHER: 1}
 # choice; a share per class would let the top class starve the others whenever it has
 # enough to send.
 TOKEN_SHARE = 0.94
-# Of a group's calls a minute: replies and notices leave the last few to the board.
-GROUP_SHARE = {Priority.ANSWER: 0.85, Priority.HAND: 1.0, Priority.BOARD: 1.0, Priority.OTHER: 0.75}
+# Of a group's calls a minute, how many each class leaves untaken: an answer to a person
+# may take the last one; boards and lobbies leave the last two to answers (the boards of a
+# busy forum would otherwise fill every minute, and answers wait for a call to leave it);
+# notices ("my answer is above") leave two more, to the boards.
+GROUP_HEADROOM = {Priority.ANSWER: 0, Priority.HAND: 2, Priority.BOARD: 2, Priority.OTHER: 4}
 TOKEN_WINDOW = 1.0
 SPREAD = 0.9  # of the time a call takes from the token's second: the least gap between two
 GROUP_WINDOW = 61.0  # a second more than Telegram's minute
@@ -142,7 +152,9 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         # Each class's waiters, the one waiting longest first.
         self._queues: dict[Priority, list[_Waiter]] = {p: [] for p in Priority}
         self._passes: dict[Priority, float] = {p: 0.0 for p in Priority}
-        self._chat_ready: dict[int, float] = {}  # chats that wait for their window or a 429
+        # Chats whose calls of a class wait for their window (each class has its own share
+        # of it) or for a 429.
+        self._chat_ready: dict[tuple[int, Priority], float] = {}
         self._token_ready = 0.0  # while the token's second is full
         self._recent_429: deque[tuple[float, int | None]] = deque()
         self._wake = asyncio.Event()
@@ -273,7 +285,8 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         )
         await self.store.pause_budget(None if everyone else chat_id, seconds)
         if chat_id is not None:
-            self._chat_ready[chat_id] = now + seconds
+            for priority in Priority:
+                self._chat_ready[(chat_id, priority)] = now + seconds
 
     def backlog(self) -> float:
         """Seconds a hand has lately waited for the budget (0 while it is not used up)."""
@@ -329,10 +342,8 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         now = self.clock()
         group = waiter.chat_id is not None and waiter.chat_id < 0
         limit = max(1, int(self.per_second * TOKEN_SHARE))
-        chat_limit = (
-            max(1, int(self.group_per_minute * GROUP_SHARE[waiter.priority])) if group else 0
-        )
-        name = f"{self._prefix}:{next(self._names)}"
+        chat_limit = group_limit(waiter.priority, self.group_per_minute) if group else 0
+        name = call_name(self._prefix, next(self._names), waiter.priority)
         wait_ms, why = await self.store.take_budget(
             waiter.chat_id, now, limit, TOKEN_WINDOW, chat_limit, GROUP_WINDOW, name
         )
@@ -349,7 +360,7 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         bisect.insort(self._queues[waiter.priority], waiter, key=_since)  # its place kept
         if why == 2 and waiter.chat_id is not None:
             self.waits_for_window += 1
-            self._chat_ready[waiter.chat_id] = ready  # only this chat waits
+            self._chat_ready[(waiter.chat_id, waiter.priority)] = ready  # only this chat waits
         else:
             # The token's second is full (or Telegram asked the whole bot to wait): every
             # call waits; the turns then pick who goes first.
@@ -388,12 +399,13 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         for index, waiter in enumerate(queue):
             if waiter.future.done():
                 continue
-            ready = self._chat_ready.get(waiter.chat_id) if waiter.chat_id is not None else None
+            key = (waiter.chat_id or 0, priority)
+            ready = self._chat_ready.get(key)
             if ready is not None and ready > now:
                 continue
             del queue[index]
             if ready is not None:
-                del self._chat_ready[waiter.chat_id]  # type: ignore[arg-type]
+                del self._chat_ready[key]
             return waiter
         return None
 
@@ -401,7 +413,7 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         """Until a new call is queued, or the first waiting chat or class may go on."""
         now = self.clock()
         readies = [
-            max(self._chat_ready.get(w.chat_id or 0, now), self._token_ready)
+            max(self._chat_ready.get((w.chat_id or 0, w.priority), now), self._token_ready)
             for queue in self._queues.values()
             for w in queue
             if not w.future.done()
@@ -409,6 +421,24 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         timeout = max(0.005, min(readies) - now) if readies else None
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), timeout)
+
+
+def call_name(prefix: str, number: int, priority: Priority) -> str:
+    """A call's entry in the windows: unique, and naming its class (see `call_class`)."""
+    return f"{prefix}:{number}:{priority.value}"
+
+
+def call_class(name: str) -> Priority | None:
+    """The class of the call of this entry (None: not known, as for an earlier release's)."""
+    try:
+        return Priority(int(name.rpartition(":")[2]))
+    except ValueError:
+        return None
+
+
+def group_limit(priority: Priority, per_minute: int) -> int:
+    """How many calls a group may have had in its window for a call of this class to go."""
+    return max(1, per_minute - GROUP_HEADROOM[priority])
 
 
 def _since(waiter: _Waiter) -> float:

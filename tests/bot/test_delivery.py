@@ -19,7 +19,7 @@ from bot.game import computer
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.telegram import api
-from bot.telegram.budget import CallBudget, Priority
+from bot.telegram.budget import CallBudget, Priority, group_limit
 from engine import Game
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons
 from tests.fakebotapi import FakeBotApi, MessageView
@@ -274,3 +274,44 @@ async def test_two_processes_share_one_budget(h: Harness, redis_url: str) -> Non
     assert took > (160 - 30) / 30
     # 160 calls within one budget of 30 a second take more than 130/30 s (the first second's
     # go at once); two budgets of their own would take about 2.
+
+
+# 11 ----------------------------------------------------------------------------------
+
+
+async def test_an_answer_finds_room_in_a_minute_the_boards_filled(
+    h: Harness, redis_url: str
+) -> None:
+    """Seen: with a forum's boards filling the group's minute, answers to commands waited
+    20-37 s. Boards may fill it only to the last few calls: an answer takes one of them at
+    once, while the board that came first waits in line for the minute."""
+    h.api.set_flood_limits(group_per_minute=20)
+    (andrey,) = h.people("Андрей")
+    group = h.group(andrey)
+    client = Redis.from_url(redis_url)
+    budget = CallBudget(30, 20)
+    budget.store = Store(client, Keys(h.key_prefix))
+    bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
+    await bot.initialize()
+    try:
+        for number in range(group_limit(Priority.BOARD, 20)):
+            sent = await api.send_text(bot, group, f"board {number}", priority=Priority.BOARD)
+            assert sent.ok
+        board = asyncio.create_task(
+            api.send_text(bot, group, "one board more", priority=Priority.BOARD)
+        )
+
+        async def board_waits() -> bool:
+            return budget.waits_for_window > 0
+
+        await h.until(board_waits, "the board waiting for the group's minute")
+        asked = time.monotonic()
+        answer = await api.send_text(bot, group, "the answer")
+        assert answer.ok and time.monotonic() - asked < 2.0
+        assert not board.done() and budget.queued() == 1  # still in line, not given up
+        board.cancel()
+    finally:
+        await bot.shutdown()
+        await client.aclose()
+    assert h.api.over_limit_calls(group) == 0
+    assert [m.text for m in h.api.messages(group, from_bot=True)][-1] == "the answer"

@@ -8,16 +8,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.delivery.plan import (
+    ANSWER_ROOM,
     BOARD_BUCKET,
     LOBBY_GAP,
+    TURN_STAGGER,
+    ChatMinute,
     GroupCall,
     GroupStep,
     HandCall,
     HandStep,
+    board_room_at,
+    board_turn,
     group_step,
     hand_step,
     hand_want,
     next_group_call,
+    shares_turns,
+    turn_stagger,
     turn_start,
 )
 from bot.game import computer
@@ -141,13 +148,11 @@ def test_a_quiet_board_may_make_two_calls_at_once_then_one_per_interval() -> Non
     calls.append(103.0)
     assert next_group_call(calls, calls, 103.0, 3.0, 600, BOARD) == 106.0  # never 3x the wait
     assert next_group_call(calls, calls, 110.0, 3.0, 600, BOARD) == 110.0
-    # With Telegram's 20 a minute, the pace is never faster than a full bucket and one call
-    # per interval allow within the minute (one call left over for the rest).
-    slower = 60 / 17
-    # Two at 100 and one at 103 left the bucket 1 - 3/slower short of a token at 103.
-    assert next_group_call(calls, calls, 103.0, 3.0, 20, BOARD) == pytest.approx(
-        103 + (1 - (3 / slower - 1)) * slower
-    )
+    # With 10 calls a minute, the pace is never faster than a full bucket and one call per
+    # interval allow within the minute (one call left over for the rest): the bucket's
+    # third token comes two such intervals after the two calls at 100.
+    slower = 60 / 9
+    assert next_group_call(calls, calls, 103.0, 3.0, 10, BOARD) == pytest.approx(100 + 2 * slower)
     # The per-minute limit, once reached, holds the group for the rest of the minute.
     spread = [float(t) for t in range(0, 60, 3)]
     assert next_group_call(spread, [], 59.5, 0.1, 20, BOARD) == 60.0
@@ -163,39 +168,112 @@ def test_a_lobby_edit_waits_only_a_moment_and_does_not_spend_the_boards_pace() -
     assert next_group_call(calls, calls, 100.2, 3.1, 20, final) == 100.2
 
 
+def test_the_chats_minute_is_one_for_all_its_topics() -> None:
+    """Another topic's boards and the answers to the chat's people fill the same minute as
+    ours: none of our calls goes while it is full, whichever kind it is."""
+    others = ChatMinute(tuple(float(t) for t in range(0, 51, 3)), answers=0, window=61.0)
+    assert len(others.calls) == 17
+    for kind in (BOARD, LOBBY, GroupStep(GroupCall.FINAL, "final")):
+        # Ours alone would go at once; the chat's oldest call leaves at 61.
+        assert next_group_call([], [], 55.0, 3.5, 20, kind) == 55.0
+        assert next_group_call([], [], 55.0, 3.5, 17, kind, others) == 61.0
+    assert next_group_call([], [], 61.5, 3.5, 17, BOARD, others) == 61.5
+
+
+def test_answers_to_the_chats_people_slow_its_boards_down() -> None:
+    """The chat's boards take turns, spread over what the answers left of the minute; and
+    a board's own pace leaves that room too."""
+    assert board_turn(17, ChatMinute((), 0, 61.0)) == pytest.approx(61 / 17)
+    assert board_turn(17, ChatMinute((), 8, 61.0)) == pytest.approx(61 / 9)
+    assert board_turn(17, ChatMinute((), 30, 61.0)) == 61.0  # answers took it all
+    paced = [10.0, 13.0]
+    assert next_group_call(paced, paced, 14.0, 1.0, 17, BOARD) == 14.0
+    # Three answers came meanwhile: the bucket's third token comes one interval of
+    # 61 / (17 - 3 - 1) s after the first call.
+    chat = ChatMinute((10.0, 11.0, 12.0, 13.0), answers=3, window=61.0)
+    wait = next_group_call(paced, paced, 14.0, 1.0, 17, BOARD, chat)
+    assert wait == pytest.approx(10.0 + 61 / 13)
+
+
+def test_a_chats_boards_take_turns_once_other_boards_than_ours_came() -> None:
+    ours = [10.0, 14.0]
+    alone = ChatMinute((10.0, 12.0, 14.0), answers=1, window=61.0, boards=2)
+    assert not shares_turns(alone, ours, 20.0)  # an answer is no board
+    forum = ChatMinute((10.0, 12.0, 14.0), answers=0, window=61.0, boards=3)
+    assert shares_turns(forum, ours, 20.0)  # another topic's board, or an earlier game's
+    # A new game, whose record has no call yet, after the earlier game's last board.
+    assert shares_turns(ChatMinute((70.0,), 0, 61.0, 1), [], 80.0)
+
+
+def test_the_board_shown_longest_ago_tries_for_the_turn_first() -> None:
+    turn = 61 / 17
+    waits = [turn_stagger([now - waited], now, turn) for now, waited in ((50, 1), (50, 9))]
+    never = turn_stagger([], 50.0, turn)  # a new game's first board
+    assert TURN_STAGGER > waits[0] > waits[1] > never > 0
+
+
+def test_after_a_burst_boards_leave_room_for_the_answers_to_come() -> None:
+    """Fourteen calls at once (a forum's lobbies, a flurry of commands) leave three of the
+    boards' seventeen until they leave the window, 61 s later. A board takes one only once
+    fewer than three answers (at ANSWER_ROOM a minute) may come before the burst leaves."""
+    burst = [0.0] * 14
+    room_at = board_room_at(burst, 5.0, 17, 61.0)
+    assert room_at == pytest.approx(61 - 3 * 60 / ANSWER_ROOM)
+    assert next_group_call([], [], 5.0, 3.5, 17, BOARD, ChatMinute(tuple(burst), 0, 61.0)) == (
+        pytest.approx(room_at)
+    )
+    # The same calls spread over the minute hold nobody back: one leaves every few seconds.
+    spread = [float(t) * 60 / 17 for t in range(14)]
+    assert board_room_at(spread, spread[-1] + 1, 17, 61.0) == spread[-1] + 1
+    # With the window full, only its oldest call leaving makes room.
+    full = [float(t) for t in range(17)]
+    assert board_room_at(full, 20.0, 17, 61.0) == 61.0
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     requests=st.lists(st.floats(0, 400, allow_nan=False), max_size=150),
     interval=st.floats(0.01, 5),
     per_minute=st.integers(1, 30),
     lobby=st.lists(st.booleans(), min_size=150, max_size=150),
+    answers=st.lists(st.floats(0, 400, allow_nan=False), max_size=60),
 )
 def test_pacing_never_exceeds_the_limits(
-    requests: list[float], interval: float, per_minute: int, lobby: list[bool]
+    requests: list[float],
+    interval: float,
+    per_minute: int,
+    lobby: list[bool],
+    answers: list[float],
 ) -> None:
-    """Callers ask at random times and wait until they may; whatever the times, no minute
-    holds more calls than allowed, board calls keep their pace (on average one per
-    interval, never more than the bucket at once), and nobody waits for nothing."""
+    """Callers ask at random times and wait until they may, while the chat's people get
+    answers at random times too. Whatever the times, none of our calls finds the chat's
+    minute full (answers may fill it: they come first), board calls keep their pace (on
+    average one per interval, never more than the bucket at once), and nobody waits for
+    nothing."""
+    window = 61.0
     calls: list[float] = []
     paced: list[float] = []
+    answered = sorted(answers)
+
+    def chat(now: float) -> ChatMinute:
+        told = [t for t in answered if t <= now]
+        every = sorted(t for t in calls + told if now - t < window)
+        return ChatMinute(tuple(every), sum(1 for t in told if now - t < window), window)
+
     for asked, is_lobby in zip(sorted(requests), lobby, strict=False):
         kind = LOBBY if is_lobby else BOARD
         now = max(asked, calls[-1] if calls else asked)
-        allowed = next_group_call(calls, paced, now, interval, per_minute, kind)
-        if sum(1 for t in calls if now - t < 60) >= per_minute:
-            assert allowed > now
-        for _ in range(10):
+        allowed = next_group_call(calls, paced, now, interval, per_minute, kind, chat(now))
+        for _ in range(100):  # answers that come meanwhile may hold it back again
             if allowed <= now:
                 break
             now = allowed
-            allowed = next_group_call(calls, paced, now, interval, per_minute, kind)
+            allowed = next_group_call(calls, paced, now, interval, per_minute, kind, chat(now))
         assert allowed <= now
+        assert sum(1 for t in calls + answered if t <= now < t + window - EPSILON) < per_minute
         calls.append(now)
         if not is_lobby:
             paced.append(now)
-    for i in range(len(calls)):
-        if i + per_minute < len(calls):
-            assert calls[i + per_minute] - calls[i] >= 60 - EPSILON
     for i in range(len(paced)):
         # However many calls a span holds, it is at most the bucket plus one per interval.
         for j in range(i + 1, len(paced)):

@@ -13,6 +13,7 @@ from redis.crc import key_slot
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, Match, StatLine
 from bot.storage.store import GAME_TTL, LOST, BrokenGameError, Store, Stored
+from bot.telegram.budget import Priority, call_class, call_name
 
 CHAT = -100123
 THREAD = None
@@ -111,6 +112,7 @@ def test_a_chats_keys_share_one_cluster_slot() -> None:
             keys.stats(CHAT),
             keys.counted(CHAT),
             keys.chat_language(CHAT),
+            keys.board_turn(CHAT),
         )
     }
     assert len(slots) == 1
@@ -177,6 +179,50 @@ async def test_the_budget_counts_both_windows_at_once(store: Store) -> None:
     await store.pause_budget(None, 1.0)
     wait, why = await store.take_budget(-7, now + 2, 10, 1.0, 0, 60.0, "f")
     assert why == 3 and 0 < wait <= 1000
+
+
+async def test_a_groups_calls_are_read_back_as_the_budget_counted_them(store: Store) -> None:
+    now = 1000.0
+    names = [
+        call_name("p", 1, Priority.BOARD),
+        call_name("p", 2, Priority.ANSWER),
+        call_name("q", 1, Priority.BOARD),
+    ]
+    assert names == ["p:1:2", "p:2:0", "q:1:2"]
+    for i, name in enumerate(names):
+        assert await store.take_budget(CHAT, now + i, 30, 1.0, 20, 61.0, name) == (0, 0)
+    await store.take_budget(-5, now + 1, 30, 1.0, 20, 61.0, "elsewhere")
+    found = await store.group_calls(CHAT, now + 2.5, 61.0)
+    assert found == [(1000.0, "p:1:2"), (1001.0, "p:2:0"), (1002.0, "q:1:2")]
+    assert [call_class(name) for _, name in found] == [
+        Priority.BOARD,
+        Priority.ANSWER,
+        Priority.BOARD,
+    ]
+    assert call_class("p:17") is None  # an entry that names no class
+    await store.restamp_budget(CHAT, "p:1:2", now + 1.5)  # it came back late
+    assert [name for _, name in await store.group_calls(CHAT, now + 2.5, 61.0)] == [
+        "p:2:0",
+        "p:1:2",
+        "q:1:2",
+    ]
+    # As the budget drops them: a call as old as the window is out of it.
+    assert await store.group_calls(CHAT, now + 62.0, 61.0) == [
+        (1001.5, "p:1:2"),
+        (1002.0, "q:1:2"),
+    ]
+
+
+async def test_a_chats_board_turns_are_a_bucket_every_topic_takes_from(store: Store) -> None:
+    now = 1000.0
+    assert await store.take_board_turn(CHAT, now, 4.0, 2) == 0.0
+    assert await store.take_board_turn(CHAT, now + 0.5, 4.0, 2) == 0.0  # two after a pause
+    assert await store.take_board_turn(CHAT, now + 1.0, 4.0, 2) == pytest.approx(3.0)
+    assert await store.take_board_turn(-5, now + 1.0, 4.0, 2) == 0.0  # another chat's own
+    assert await store.take_board_turn(CHAT, now + 4.5, 4.0, 2) == 0.0  # one came back
+    # A refused try took nothing: 0.125 tokens were left at 1000.5, 1.125 at 1004.5.
+    assert await store.take_board_turn(CHAT, now + 4.6, 4.0, 2) == pytest.approx(3.4)
+    assert 0 < await store.redis.pttl(store.keys.board_turn(CHAT)) <= 8000  # kept a while
 
 
 async def test_stats_count_a_game_once(store: Store) -> None:
