@@ -20,7 +20,7 @@ from bot.game.outcomes import UNCHANGED, Change, Outcome, Refusal, Unchanged
 from bot.game.people import Person
 from bot.settings import Settings
 from bot.storage.models import Level, Match, Note
-from engine import DominoError, Game, Move
+from engine import DominoError, Draw, Game, Move, MoveEntry, Pass
 
 MISSES_BEFORE_COMPUTER = 3
 # Who plays a turn whose deadline passed: the computer in its own seat, the easy computer
@@ -66,8 +66,8 @@ def play(
         return Refusal(exc.code, detail=exc.message)
     moved = running.model_copy(deep=True)
     moved.seats[seat_index].missed = 0
-    _after_moves(moved, played, now, settings)
-    return Change(moved, played, (entry,))
+    forced = _after_moves(moved, played, now, settings)
+    return Change(moved, played, (entry, *forced))
 
 
 # -- deadlines ---------------------------------------------------------------------------
@@ -129,8 +129,8 @@ def play_due(
         if seat.missed >= MISSES_BEFORE_COMPUTER:
             seat.computer = True
             moved.add_note(Note(code="missed_turns", name=seat.name))
-    _after_moves(moved, played, now, settings)
-    return Change(moved, played, entries)
+    forced = _after_moves(moved, played, now, settings)
+    return Change(moved, played, (*entries, *forced))
 
 
 def end_for_silence(
@@ -251,11 +251,34 @@ def _still_due(match: Match, game: Game, turn: Due, now: Moment) -> bool:
     )
 
 
-def _after_moves(match: Match, game: Game, now: Moment, settings: Settings) -> None:
+def _after_moves(
+    match: Match, game: Game, now: Moment, settings: Settings
+) -> tuple[MoveEntry, ...]:
+    """After a move: the moves that leave a person no choice, made for him at once, then
+    the game's end or the next deadline. The forced moves made are returned."""
+    forced = forced_moves(match, game)
     if game.over:
         match.status, match.deadline = "over", None
     else:
         match.deadline = turn_deadline(match, game, now, settings)
+    return forced
+
+
+def forced_moves(match: Match, game: Game) -> tuple[MoveEntry, ...]:
+    """Draw and pass for the person to act while they are his only move (`game` changes).
+
+    A draw is allowed only when no tile fits, and a pass only when nothing can be drawn
+    either: neither is ever a choice. They are made for him at once (docs/rules.md,
+    "Moves without a choice"): no message asks him to press what he must press anyway,
+    and the board tells what happened.
+    """
+    made: list[MoveEntry] = []
+    while not game.over and game.turn is not None and match.seats[game.turn].human:
+        legal = game.legal_moves()
+        if len(legal) != 1 or not isinstance(legal[0], Draw | Pass):
+            break
+        made.append(game.push(legal[0], seat=game.turn))
+    return tuple(made)
 
 
 def _hand_over(match: Match, game: Game, seat_index: int, now: Moment, settings: Settings) -> None:

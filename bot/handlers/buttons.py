@@ -228,7 +228,8 @@ async def _hand_button(
         move,
         found=current,
     )
-    entry = played.entries[-1] if played.entries else None
+    # His own move (the moves after it were made for those who had no choice).
+    entry = played.entries[0] if played.entries else None
     if entry is None:
         await api.answer(query)
         return

@@ -236,6 +236,14 @@ def hand_caption(
             lines.append(tr("Your move! Ends: {ends}").format(ends=ends))
         else:
             lines.append(opening_prompt(tr, view))
+        drawn = drawn_this_turn(view)
+        if drawn:  # made for him: nothing fitted (docs/rules.md, "Moves without a choice")
+            line = tr.n(
+                "Nothing fitted, so you drew {count} tile from the boneyard.",
+                "Nothing fitted, so you drew {count} tiles from the boneyard.",
+                drawn,
+            )
+            lines.append(line.format(count=drawn))
         if view.legal and not any(isinstance(m, Play | Doubles) for m in view.legal):
             penalty = view.rules.pass_penalty
             if penalty and any(isinstance(m, Pass) for m in view.legal):
@@ -252,6 +260,16 @@ def hand_caption(
         lines.append(tr("Your tiles. A new message comes when it is your move."))
     lines.append(tr("Boneyard: {count}").format(count=view.boneyard_size))
     return "\n".join(lines)
+
+
+def drawn_this_turn(view: SeatView) -> int:
+    """How many tiles the seat drew in the turn it is playing now."""
+    drawn = 0
+    for entry in reversed(view.moves):
+        if entry.seat != view.seat or entry.text != "draw":
+            break
+        drawn += 1
+    return drawn
 
 
 def old_hand_line(game: Match, tr: Translator) -> str:

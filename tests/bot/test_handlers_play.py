@@ -12,6 +12,9 @@ FIVES_TWO_ENDS = ANDREY_TO_ACT
 TWOLANE_NOTHING_FITS = position(
     "twolane", NAMES, ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1, moves=["5:3"]
 )
+BEFORE_NOTHING_FITS = position(
+    "twolane", NAMES, ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1
+)
 # muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
 MUGGINS_DOUBLES = position(
     "muggins",
@@ -124,7 +127,40 @@ async def test_refused_tile_presses_change_nothing(h: Harness) -> None:
     assert (await h.game(table.chat)).game().turn == 0
 
 
-async def test_draw_and_pass_only_when_allowed(h: Harness) -> None:
+async def test_a_draw_and_a_pass_without_a_choice_are_made_for_him(h: Harness) -> None:
+    # Ирина is to open; nothing of Андрей's will fit her 5:3.
+    table = await h.table("twolane")
+    andrey, irina = table.users
+    game = await h.set_position(table.chat, BEFORE_NOTHING_FITS.copy())
+    v = game.version
+    hand = await h.hand_for(irina, v)
+    waiting = await h.wait(
+        lambda api: api.last_message(andrey, where=lambda m: m.photo is not None), "his tiles"
+    )
+    await h.settle()
+    sent = len(h.api.messages(andrey, from_bot=True))
+    answer = await h.press(irina, irina, hand.id, data(hand, "P", "53"))
+    assert answer.text == "Сыграно 5:3" and not answer.show_alert
+    # He had to draw (1:1, which does not fit either) and then to pass: both were made
+    # for him at once, and his penalty counted; no message asked him to press anything.
+    game = await h.game(table.chat)
+    entries = [(e.seat, e.text) for e in game.game().round.moves]
+    assert entries == [(1, "5:3"), (0, "draw"), (0, "pass")]
+    assert game.game().turn == 1 and game.game().totals == [10, 0]
+    assert Tile.parse("1:1") in game.game().round.hands[0]
+    board = await table.board_caption("Андрей: берёт из базара")
+    assert "Андрей: пас — штраф (+10)" in (board.caption or ""), board.caption
+    await h.settle()
+    # His waiting hand was edited to show the tile he drew; nothing new was sent to him.
+    assert len(h.api.messages(andrey, from_bot=True)) == sent
+    assert h.api.message(andrey, waiting.id).edit_count > waiting.edit_count
+    assert "1:1" in (await h.game(table.chat)).hands[0].shows
+    assert not hand_buttons(h.api.message(andrey, waiting.id))
+
+
+async def test_a_game_stored_with_a_draw_to_press_still_plays(h: Harness) -> None:
+    # A game an earlier release stored while he had only a draw to press: the button is
+    # there, and once he drew, the pass that follows is made for him.
     table = await h.table("twolane")
     andrey, _ = table.users
     game = await h.set_position(table.chat, TWOLANE_NOTHING_FITS.copy())
@@ -146,25 +182,9 @@ async def test_draw_and_pass_only_when_allowed(h: Harness) -> None:
     assert not answer.show_alert
     assert answer.text == "Вы взяли кость из базара."
     game = await h.game(table.chat)
-    assert game.version == v + 1 and game.game().turn == 0
+    assert game.version == v + 2 and game.game().turn == 1  # 1:1 did not fit: he passed
+    assert game.game().totals == [10, 0]
     assert Tile.parse("1:1") in game.game().round.hands[0]
-
-    # One draw only in twolane: 1:1 does not fit either, so the keyboard offers Pass alone.
-    hand = await h.hand_for(andrey, v + 1)
-    assert [b.text for b in hand_buttons(hand)][-1] == "⏭ Пас"
-    assert "Ходить нечем: пас — это 10 штрафных очков." in (hand.caption or "")
-    assert not any(b.callback_data.startswith("D:") for b in hand_buttons(hand))
-    await h.settle()
-    before = await h.raw(table.chat)
-    answer = await h.forge(andrey, andrey, forged(table, game.id, v + 1, "D"))
-    assert (answer.text, answer.show_alert) == (ru("drew_already"), True)
-    await h.settle()
-    assert await h.raw(table.chat) == before
-
-    answer = await h.press(andrey, andrey, hand.id, data(hand, "X"))
-    assert (answer.text, answer.show_alert) == ("Вы спасовали — штраф (+10)", False)
-    game = await h.game(table.chat)
-    assert game.game().turn == 1 and game.game().totals == [10, 0]
 
 
 async def test_several_doubles_at_once(h: Harness) -> None:

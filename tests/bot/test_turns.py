@@ -18,7 +18,7 @@ from bot.game.people import Person
 from bot.settings import Settings
 from bot.storage.models import Match, Note, Seat
 from engine import Game, Move
-from tests.bot.conftest import ANDREY_TO_ACT
+from tests.bot.conftest import ANDREY_TO_ACT, position
 
 TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 SETTINGS = Settings(_env_file=None, telegram_bot_token=TOKEN)  # type: ignore[call-arg]
@@ -284,3 +284,21 @@ def test_my_tiles_is_noted_for_the_delivery() -> None:
     taken = match.model_copy(deep=True)
     taken.seats[1].computer = True
     assert turns.note_hand_request(taken, "g1", IRINA) == Refusal("seat_taken_over")
+
+
+def test_moves_without_a_choice_are_made_for_the_person_at_once() -> None:
+    # twolane: Ирина opens 5:3; nothing of Андрей's fits, so he must draw (1:1, which
+    # does not fit either) and then pass: both are made for him, with his penalty.
+    game = position(
+        "twolane", ["Андрей", "Ирина"], ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1
+    )
+    match, game = running(game)
+    change = changed(turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS))
+    assert isinstance(change.game, Game)
+    assert [(e.seat, e.text) for e in change.entries] == [(1, "5:3"), (0, "draw"), (0, "pass")]
+    assert change.game.turn == 1 and change.game.totals == [10, 0]
+    assert change.match.seats[0].missed == 0  # no turn of his was missed
+    # A computer's seat is left to the computer's own turn (its deadline).
+    match.seats[0].computer = True
+    change = changed(turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS))
+    assert [(e.seat, e.text) for e in change.entries] == [(1, "5:3")]
