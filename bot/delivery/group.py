@@ -487,12 +487,12 @@ def board_caption(
     moves = game.rounds[round_number - 1].moves
     entries = moves[already:]
     if len(entries) > 1 and not finishing:  # the board text already names the last one
-        listed = entries[-RECENT_SHOWN:]
-        # Each move names its end as the buttons did just before it.
-        named = names_before(game.variant, [e.text for e in moves], len(moves) - len(listed))
-        described = texts.describe_entries(tr, view, listed, named)
-        if len(entries) > RECENT_SHOWN:
-            described.insert(0, "…")
+        # Each move names its end as the buttons did just before it; a player's draws in
+        # a row are one line, and the latest lines are kept.
+        named = names_before(game.variant, [e.text for e in moves], already)
+        described = texts.describe_entries(tr, view, entries, named)
+        if len(described) > RECENT_SHOWN:
+            described = ["…", *described[-RECENT_SHOWN:]]
         extra.insert(0, texts.since_last_picture(tr, described))
     # Whole lines only: cutting Telegram HTML mid-tag would break the caption.
     while extra and len(base) + sum(len(part) + 2 for part in extra) > CAPTION_LIMIT:

@@ -39,7 +39,7 @@ def moved(current: Current, entries: list[MoveEntry], by: str) -> None:
         chat=match.chat_id,
         game=match.id,
         v=game.version,
-        seat=entries[-1].seat if entries else None,
+        seat=entries[0].seat if entries else None,  # the mover (then those with no choice)
         by=by,
         actions=len(entries),
         turn=game.turn,

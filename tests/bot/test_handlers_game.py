@@ -115,7 +115,9 @@ async def test_leave_a_running_game_and_the_computer_plays_on(h: Harness) -> Non
     await h.until(played, "the computer's move for Андрей")
     game = await h.game(table.chat)
     assert game.seats[0].computer and not game.seats[1].computer
-    assert game.game().round.moves[-1].seat == 0 and game.game().turn == 1
+    made = game.game().round.moves[len(ANDREY_TO_ACT.round.moves) :]
+    assert made[0].seat == 0  # his turn, by the computer; then Ирина's draws, if she had to
+    assert all(m.seat == 1 and m.text == "draw" for m in made[1:]) and game.game().turn == 1
     await table.board_caption("Андрей выходит из игры — место занимает компьютер.")
     # Twice, or by someone not playing: refused, nothing changes.
     await h.settle()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Tile
+from engine import Game, Tile
 from tests.bot.conftest import ANDREY_TO_ACT, NAMES, Harness, Table, en, hand_buttons, position, ru
 from tests.fakebotapi import MessageView
 
@@ -12,9 +12,9 @@ FIVES_TWO_ENDS = ANDREY_TO_ACT
 TWOLANE_NOTHING_FITS = position(
     "twolane", NAMES, ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1, moves=["5:3"]
 )
-BEFORE_NOTHING_FITS = position(
-    "twolane", NAMES, ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1
-)
+# twolane: Андрей opened 5:2; once Ирина plays 6:2 nothing of his will fit, nor his draw.
+BEFORE_NOTHING_FITS = Game.new("twolane", NAMES, seed=10)
+BEFORE_NOTHING_FITS.push(BEFORE_NOTHING_FITS.parse_move("5:2"))
 # muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
 MUGGINS_DOUBLES = position(
     "muggins",
@@ -132,29 +132,29 @@ async def test_a_draw_and_a_pass_without_a_choice_are_made_for_him(h: Harness) -
     table = await h.table("twolane")
     andrey, irina = table.users
     game = await h.set_position(table.chat, BEFORE_NOTHING_FITS.copy())
-    v = game.version
-    hand = await h.hand_for(irina, v)
+    hand = await h.hand_for(irina, game.version)
     waiting = await h.wait(
         lambda api: api.last_message(andrey, where=lambda m: m.photo is not None), "his tiles"
     )
     await h.settle()
     sent = len(h.api.messages(andrey, from_bot=True))
-    answer = await h.press(irina, irina, hand.id, data(hand, "P", "53"))
-    assert answer.text == "Сыграно 5:3" and not answer.show_alert
-    # He had to draw (1:1, which does not fit either) and then to pass: both were made
+    answer = await h.press(irina, irina, hand.id, data(hand, "P", "62"))
+    assert answer.text == "Сыграно 2:6 🟠➡️" and not answer.show_alert
+    # He had to draw (a tile that does not fit either) and then to pass: both were made
     # for him at once, and his penalty counted; no message asked him to press anything.
     game = await h.game(table.chat)
     entries = [(e.seat, e.text) for e in game.game().round.moves]
-    assert entries == [(1, "5:3"), (0, "draw"), (0, "pass")]
+    assert entries == [(0, "5:2"), (1, "2:6@E"), (0, "draw"), (0, "pass")]
     assert game.game().turn == 1 and game.game().totals == [10, 0]
-    assert Tile.parse("1:1") in game.game().round.hands[0]
+    drawn = BEFORE_NOTHING_FITS.round.boneyard[0]
+    assert drawn in game.game().round.hands[0]
     board = await table.board_caption("Андрей: берёт из базара")
     assert "Андрей: пас — штраф (+10)" in (board.caption or ""), board.caption
     await h.settle()
     # His waiting hand was edited to show the tile he drew; nothing new was sent to him.
     assert len(h.api.messages(andrey, from_bot=True)) == sent
     assert h.api.message(andrey, waiting.id).edit_count > waiting.edit_count
-    assert "1:1" in (await h.game(table.chat)).hands[0].shows
+    assert str(drawn) in (await h.game(table.chat)).hands[0].shows
     assert not hand_buttons(h.api.message(andrey, waiting.id))
 
 
@@ -234,7 +234,11 @@ async def test_several_doubles_at_once(h: Harness) -> None:
     answer = await h.press(irina, irina, hand.id, data(picks, "MC", "22E33W"))
     assert (answer.text, answer.show_alert) == ("Сыграно 3:3 🔵⬅️ + 2:2 🟠➡️ (+2)", False)
     game = await h.game(table.chat)
-    assert game.version == v + 1 and game.game().totals == [1, 2]
+    moves = game.game().round.moves
+    assert (moves[1].seat, moves[1].text) == (1, "3:3@W+2:2@E")  # hers, after the opening
+    assert game.game().totals == [1, 2]
+    # What followed, if anything, was made for Андрей who had no choice.
+    assert all(m.seat == 0 and m.text in ("draw", "pass") for m in moves[2:])
 
 
 async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
@@ -250,8 +254,10 @@ async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
     await h.press(andrey, andrey, hand.id, data(ends, "E", "62E"))
 
     async def shown() -> bool:
+        # His move, and the draws made for Ирина if nothing of hers fitted.
         current = await h.game(table.chat)
-        return current.board.shows_version == game.version + 1 and not current.busy()
+        moved = current.version > game.version
+        return moved and current.board.shows_version == current.version and not current.busy()
 
     await h.until(shown, "the board shows the last move")
     board = await table.board()

@@ -293,12 +293,16 @@ def test_moves_without_a_choice_are_made_for_the_person_at_once() -> None:
         "twolane", ["Андрей", "Ирина"], ["6:6 6:4 4:4 2:2 2:1", "5:3 0:0 1:0 6:0 5:5"], starter=1
     )
     match, game = running(game)
-    change = changed(turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS))
+    change = changed(
+        turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS)
+    )
     assert isinstance(change.game, Game)
     assert [(e.seat, e.text) for e in change.entries] == [(1, "5:3"), (0, "draw"), (0, "pass")]
     assert change.game.turn == 1 and change.game.totals == [10, 0]
     assert change.match.seats[0].missed == 0  # no turn of his was missed
     # A computer's seat is left to the computer's own turn (its deadline).
     match.seats[0].computer = True
-    change = changed(turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS))
+    change = changed(
+        turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS)
+    )
     assert [(e.seat, e.text) for e in change.entries] == [(1, "5:3")]

@@ -151,8 +151,8 @@ class Ledger:
                 lost.append(f"{press.data} answered {press.answer}; the record has {at}")
         people = {seat: user for user, seat in seats.items()}
         for version, (seat, move) in enumerate(actions):
-            if seat not in people:
-                continue
+            if seat not in people or move in ("draw", "pass"):
+                continue  # (a draw or a pass is never a choice: the bot makes it for him)
             if not any(
                 p.user == people[seat] and p.version == version and p.names(move)
                 for p in self.presses

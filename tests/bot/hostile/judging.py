@@ -101,6 +101,14 @@ def replayed(before: Game, after: Game) -> tuple[Game | None, list[Problem]]:
     return game, []
 
 
+def forced_left(match: Match, game: Game) -> bool:
+    """Whether the person to act has only a draw or a pass (the bot makes those for him)."""
+    if game.over or game.turn is None or not match.seats[game.turn].human:
+        return False
+    legal = game.legal_moves()
+    return len(legal) == 1 and str(legal[0]) in ("draw", "pass")
+
+
 def except_fields(match: Match, *fields: str, seat_fields: Sequence[str] = ()) -> dict[str, Any]:
     dumped = match.model_dump()
     for name in fields:
@@ -140,12 +148,18 @@ def judge(press_user: int, data: str, before: Stored, after: Stored) -> list[Pro
         return [Problem("illegal", f"{where}: moved, but seat {turn} is not the presser's")]
     if not isinstance(button, MOVES) or button.hand.game_id != b.id:
         return [Problem("illegal", f"{where}: moved by data that is no move of this game")]
-    if after.game.version != before.game.version + 1:
+    # One action for the press; after it only what people with no choice had to do (a
+    # draw or a pass, made for them), and nothing of the kind left undone.
+    added = entries(after.game)[len(entries(before.game)) :]
+    forced = added[1:]
+    if not added or any(t not in ("draw", "pass") or not a.seats[s].human for s, t in forced):
         count = after.game.version - before.game.version
-        return [Problem("doubled", f"{where}: {count} actions for one press")]
+        return [Problem("doubled", f"{where}: {count} actions for one press: {added}")]
     _, problems = replayed(before.game, after.game)
     if problems:
         return problems
+    if forced_left(a, after.game):
+        return [Problem("illegal", f"{where}: a draw or a pass left for a person to press")]
     # Besides the game: the deadline, the seat's missed turns, and the end of the game.
     changed = ("rev", "engine", "deadline", "status", "notes", "notes_dropped")
     if except_fields(b, *changed, seat_fields=["missed"]) != except_fields(

@@ -20,6 +20,7 @@ from tests.bot.hostile.judging import (
     engine_problems,
     entries,
     except_fields,
+    forced_left,
     read,
     replayed,
 )
@@ -223,16 +224,27 @@ class RaceWorld:
         where = f"taps {list(taps)}"
         if b is None or a is None or before.game is None or after.game is None or a.id != b.id:
             return [Problem("illegal", f"{where}: the game was replaced or removed")]
-        made = after.game.version - before.game.version
+        _, problems = replayed(before.game, after.game)
+        if problems:
+            return problems
+        # The accepted presses' moves, besides the draws and passes made for people who had
+        # no choice (each press is one action; those follow it).
+        # (A stored game never leaves a person a draw or a pass to press: one by a person
+        # was made for him.)
+        new = entries(after.game)[len(entries(before.game)) :]
+        pressed = [
+            (seat, text)
+            for seat, text in new
+            if not (text in ("draw", "pass") and a.seats[seat].human)
+        ]
+        made = len(pressed)
         if made > len(moved):
             return [Problem("doubled", f"{where}: {made} actions for {len(moved)} accepted")]
         if made < len(moved):
             return [Problem("lost", f"{where}: {made} actions for {len(moved)} accepted")]
-        _, problems = replayed(before.game, after.game)
-        if problems:
-            return problems
-        new = entries(after.game)[len(entries(before.game)) :]
-        movers = sorted(b.seats[seat].user_id or 0 for seat, _ in new)
+        if forced_left(a, after.game):
+            return [Problem("illegal", f"{where}: a draw or a pass left for a person to press")]
+        movers = sorted(b.seats[seat].user_id or 0 for seat, _ in pressed)
         if movers != sorted(moved):
             return [Problem("illegal", f"{where}: moves by {movers}, accepted from {moved}")]
         for seat, (was, now) in enumerate(zip(b.seats, a.seats, strict=True)):
