@@ -6,12 +6,14 @@ the `tr` given (a gettext function; English message ids, see `MESSAGES`).
 """
 
 from bot.render.board import render_board
+from bot.render.board_geometry import TileBox
 from bot.render.captions import board_text, final_text
 from bot.render.final import render_final
 from bot.render.hand import render_hand
-from bot.render.layout import TileBox, layout_board
+from bot.render.layout import layout_board
+from bot.render.messages import MESSAGES
 from bot.render.picture import Picture
-from bot.render.words import MESSAGES, Translate, identity
+from bot.render.words import Translate, identity
 
 __all__ = [
     "MESSAGES",

@@ -10,26 +10,13 @@ from collections.abc import Collection, Sequence
 from html import escape
 
 from bot.render.ends import end_names, label
-from bot.render.final import final_order
+from bot.render.final_layout import final_order
 from bot.render.history import names_before
+from bot.render.marks import OUT_MARK, Mark, legend, shown_record
+from bot.render.move_words import action_points, action_words, count_sum, recent_actions
+from bot.render.round_end import round_end_points, round_end_words
 from bot.render.rounds import grid_marks, match_grid, round_line
-from bot.render.words import (
-    OUT_MARK,
-    Mark,
-    Translate,
-    action_points,
-    action_words,
-    count_sum,
-    identity,
-    legend,
-    localized_name,
-    recent_actions,
-    round_end_points,
-    round_end_words,
-    shown_record,
-    signed,
-    variant_title,
-)
+from bot.render.words import Translate, identity, localized_name, signed, variant_title
 from engine.view import SeatView
 
 CAPTION_LIMIT = 1024

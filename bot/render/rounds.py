@@ -10,15 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.render.words import (
-    BLOCKED_MARK,
-    OUT_MARK,
-    TARGET_MARK,
-    Mark,
-    Translate,
-    identity,
-    signed,
-)
+from bot.render.marks import BLOCKED_MARK, OUT_MARK, TARGET_MARK, Mark
+from bot.render.words import Translate, identity, signed
 from engine.view import RoundSummary, SeatView
 
 

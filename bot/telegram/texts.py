@@ -11,7 +11,8 @@ from html import escape
 
 from bot.i18n import N_, Translator
 from bot.render.ends import EndName, end_names, label
-from bot.render.words import localized_name, play_words
+from bot.render.move_words import play_words
+from bot.render.words import localized_name
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings
 from bot.variants import shown

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import translator
-from bot.render import board, board_text, final_text, render_board, render_final, render_hand
+from bot.render import board_text, final_text, render_board, render_final, render_hand
+from bot.render.board_geometry import PICTURE_HEIGHT, PICTURE_WIDTH
 from bot.render.samples import sample_views
 from bot.storage.models import Match
 from bot.telegram import keyboards
@@ -105,7 +106,7 @@ def test_the_expert_beats_random_play_more_often_than_not() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_its_pictures_and_captions_are_drawn(players: int) -> None:
     for name, view in positions("quick", players).items():
-        assert decoded(render_board(view, RU)).size == (board.WIDTH, board.HEIGHT), name
+        assert decoded(render_board(view, RU)).size == (PICTURE_WIDTH, PICTURE_HEIGHT), name
         text = board_text(view, RU)
         assert "Быстрые пятёрки" in text and "Цель: 31" in text, (name, text)
     over = random_match(players, 3, None)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.game.hints import Hint, Reason
 from bot.i18n import translator
 from bot.render import board as board_module
+from bot.render.board_geometry import mark_size
 from bot.render.captions import board_text
 from bot.render.ends import EndName, end_names
 from bot.render.hand import footer_ends, hand_slots
@@ -138,7 +139,7 @@ def test_the_board_draws_each_mark_in_its_ends_colour_pointing_its_arrow() -> No
             continue
         image = board_module.draw_board(view).convert("RGB")
         layout = board_layout(view.table, lanes=view.rules.lanes)
-        d = board_module.mark_size(layout.tile)
+        d = mark_size(layout.tile)
         for mark, name in board_module.end_marks(view):
             # Off the diagonal no arrow passes: the disc's own colour.
             disc = image.getpixel((mark.x + round(0.25 * d), mark.y + round(0.25 * d)))

@@ -14,7 +14,7 @@ from PIL import Image
 from bot.i18n import LANGUAGES, translator
 from bot.render import final_text, render_final
 from bot.render.captions import CAPTION_LIMIT
-from bot.render.final import (
+from bot.render.final_layout import (
     CARD,
     SCORE_X,
     WIDTH,
@@ -23,7 +23,7 @@ from bot.render.final import (
     final_order,
 )
 from bot.render.lines import MIN_SIZE
-from bot.render.words import Mark
+from bot.render.marks import Mark
 from engine import Game, view_for
 from engine.view import SeatView
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.render import layout_board
-from bot.render.layout import (
+from bot.render.board_geometry import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
     MIN_TILE_LONG,
@@ -19,13 +19,11 @@ from bot.render.layout import (
     BoardLayout,
     Geometry,
     TileBox,
-    _room,
-    _slots,
-    board_layout,
-    capacity,
     mark_radius,
 )
+from bot.render.layout import board_layout
 from bot.render.samples import SHAPES, full_table, play
+from bot.render.snake import capacity, ray_room, ray_slots
 from engine.moves import Doubles, Play
 from engine.table import Table
 from engine.tiles import ALL_TILES, End, Tile
@@ -253,8 +251,9 @@ def test_room_counts_the_slots() -> None:
             for hx in range(200, 1100, 77):
                 for end in End:
                     for rows in (None, 1, 2, 3):
-                        slots = _slots(g, end, hx, g.height // 2, half_w, half_h, 10_000, rows)
-                        assert _room(g, end, hx, g.height // 2, half_w, half_h, rows) == len(slots)
+                        slots = ray_slots(g, end, hx, g.height // 2, half_w, half_h, 10_000, rows)
+                        room = ray_room(g, end, hx, g.height // 2, half_w, half_h, rows)
+                        assert room == len(slots)
 
 
 # twolane has no N and S arms: those shapes exist only with a spinner or house.

@@ -8,8 +8,9 @@ import pytest
 from PIL import Image
 
 from bot.render import render_board, render_hand
+from bot.render.board_geometry import TILE_MIN, TileBox
 from bot.render.hand import HAND_TILE, hand_header, hand_slots
-from bot.render.layout import TILE_MIN, TileBox, board_layout
+from bot.render.layout import board_layout
 from bot.render.samples import SHAPES, catalog, full_table, play, sample_views, with_table
 from engine.view import SeatView, view_for
 

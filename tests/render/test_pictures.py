@@ -21,12 +21,14 @@ from bot.render import (
     render_hand,
     sprites,
 )
-from bot.render import board as board_module
+from bot.render.board_geometry import PICTURE_HEIGHT, PICTURE_WIDTH
 from bot.render.captions import CAPTION_LIMIT
-from bot.render.final import final_order
+from bot.render.final_layout import final_order
 from bot.render.hand import PER_ROW, hand_slots
+from bot.render.marks import Mark
+from bot.render.messages import PLURALS
 from bot.render.samples import full_table, play, with_table
-from bot.render.words import PLURALS, Mark
+from bot.render.status_column import STATUS_WIDTH, count_size
 from engine.game import Game
 from engine.moves import Doubles, Play
 from engine.tiles import ALL_TILES
@@ -184,7 +186,7 @@ def test_boards_render_in_every_state(views: dict[str, SeatView]) -> None:
     for name, view in views.items():
         picture = render_board(view, tr)
         image = decoded(picture)
-        assert image.size == (board_module.WIDTH, board_module.HEIGHT), name
+        assert image.size == (PICTURE_WIDTH, PICTURE_HEIGHT), name
         assert picture.format == "jpeg" and picture.filename == "board.jpg"
         assert len(picture.data) < 200 * 1024, name
     assert tr.asked <= set(MESSAGES)
@@ -411,13 +413,13 @@ def test_the_longest_count_fits_without_cutting() -> None:
     arithmetic = "12 + 12 + 12 + 12 = 48"
     for label in ("Ends: {sum}", RUSSIAN["Ends: {sum}"]):
         before, _, after = label.partition("{sum}")
-        size = board_module.count_size(before, arithmetic, after, board_module.STATUS_WIDTH)
+        size = count_size(before, arithmetic, after, STATUS_WIDTH)
         assert size is not None, label
         width = length(before, size - 4) + length(arithmetic, size, True) + length(after, size - 4)
-        assert width <= board_module.STATUS_WIDTH, label
+        assert width <= STATUS_WIDTH, label
     # A label too long for one line goes above the sum, which still fits whole.
-    assert board_module.count_size("Сумма всех открытых концов: ", arithmetic, "", 562) is None
-    assert board_module.count_size("", arithmetic, "", board_module.STATUS_WIDTH) is not None
+    assert count_size("Сумма всех открытых концов: ", arithmetic, "", 562) is None
+    assert count_size("", arithmetic, "", STATUS_WIDTH) is not None
     long_label = {**RUSSIAN, "Ends: {sum}": "Сумма всех открытых концов на столе: {sum}"}
     view = positions("muggins")["full"]
     decoded(render_board(view, long_label.__getitem__))

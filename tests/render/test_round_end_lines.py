@@ -10,11 +10,13 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import LANGUAGES, Translator, translator
-from bot.render import board
-from bot.render.board import empty_table_layout, status_layout
-from bot.render.layout import BOARD_HEIGHT, BOARD_WIDTH
+from bot.render import status_column
+from bot.render.board import empty_table_layout
+from bot.render.board_geometry import BOARD_HEIGHT, BOARD_WIDTH
 from bot.render.lines import MIN_SIZE, Line
-from bot.render.words import player_name, round_end_points, round_end_words
+from bot.render.round_end import round_end_points, round_end_words
+from bot.render.status_column import status_layout
+from bot.render.words import player_name
 from engine import Game, view_for
 from engine.view import SeatView
 
@@ -69,7 +71,9 @@ def status_shown(view: SeatView, tr: Translator) -> tuple[str, str, str, str]:
     status = status_layout(view, tr)
     assert status is not None
     lines = list(status.lines)
-    assert_whole(lines, board.STATUS_LEFT, board.STATUS_RIGHT, board.STATUS_BOTTOM)
+    assert_whole(
+        lines, status_column.STATUS_LEFT, status_column.STATUS_RIGHT, status_column.STATUS_BOTTOM
+    )
     last = view.last_round
     assert last is not None
     drawn = squeezed(" ".join(line.words for line in lines))
@@ -141,4 +145,4 @@ def test_the_measure_finds_a_line_too_wide() -> None:
     assert status is not None
     wide = dataclasses.replace(status.lines[0], room=status.lines[0].width / 2)
     with pytest.raises(AssertionError):
-        assert_whole([wide], board.STATUS_LEFT, BOARD_WIDTH, board.STATUS_BOTTOM)
+        assert_whole([wide], status_column.STATUS_LEFT, BOARD_WIDTH, status_column.STATUS_BOTTOM)
