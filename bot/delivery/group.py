@@ -41,7 +41,7 @@ from bot.storage.store import LOST, BrokenGameError, Store, Stored, commit
 from bot.storage.subscriptions import Subscriptions
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
+from bot.telegram.call_priority import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
 from bot.telegram.note_texts import note_text
 from engine import Game, SeatView, view_for
 

@@ -41,7 +41,7 @@ from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import Priority, Ticket
+from bot.telegram.call_priority import Priority, Ticket
 from engine import Game, Table, view_for
 
 log = logging.getLogger(__name__)

@@ -35,7 +35,7 @@ from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.store import BrokenGameError, NewerGameError, Store
 from bot.telegram import api, texts
-from bot.telegram.budget import Priority
+from bot.telegram.call_priority import Priority
 
 log = logging.getLogger(__name__)
 
