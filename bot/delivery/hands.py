@@ -20,8 +20,8 @@ import logging
 from collections.abc import Callable
 
 from bot import metrics
+from bot.delivery.backoff import BACKOFF
 from bot.delivery.drawing import draw
-from bot.delivery.group import BACKOFF
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import (
     TIDY_CALLS,
