@@ -56,7 +56,6 @@ class GroupConverger:
         liveness: Liveness,
         clock: Callable[[], float],
     ) -> None:
-        self.bot = bot
         self.service = service
         self.store: Store = service.store
         self.settings = settings
