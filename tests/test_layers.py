@@ -69,6 +69,7 @@ TELEGRAM_USERS = (
     "bot.telegram.api",
     "bot.telegram.transport",
     "bot.telegram.budget",
+    "bot.telegram.budget_dispatcher",
     "bot.telegram.metered",
     "bot.app",
     "bot.__main__",

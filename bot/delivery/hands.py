@@ -10,18 +10,21 @@ that could be a copy of ours has its buttons taken off. A message someone delete
 is sent anew. The caption of the hand to act says the time left; once a turn (a
 third of its time left, or hours into a game without a clock) a short reminder
 replies to it, and it is deleted once that turn is over.
+
+A pass plans, claims and records here; the calls themselves are `hand_calls`, what
+an answer changes in the seat's record `hand_results`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Callable
 
 from bot import metrics
-from bot.delivery.drawing import draw
-from bot.delivery.group import BACKOFF
+from bot.delivery.backoff import BACKOFF
+from bot.delivery.hand_calls import HandCalls
+from bot.delivery.hand_results import apply_result
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import (
     TIDY_CALLS,
@@ -34,20 +37,15 @@ from bot.delivery.plan import (
 )
 from bot.game.clock import reminder_at
 from bot.game.service import GameService
-from bot.i18n import Translator, translator
 from bot.logs import event
-from bot.render import render_hand
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
 from bot.storage.store import LOST, Store, Stored, commit
-from bot.telegram import api, clock_texts, endings, keyboards, texts
+from bot.telegram import api, endings
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import Priority, Ticket
-from engine import Game, Table, view_for
 
 log = logging.getLogger(__name__)
 
 CALLS_PER_PASS = 8
-COPIES_CHECKED = 10  # ids after an unanswered send that may be copies of it, at most
 REMINDER_TOO_LATE = 5.0  # seconds before the deadline after which no reminder is sent
 
 
@@ -59,11 +57,12 @@ class HandConverger:
         liveness: Liveness,
         clock: Callable[[], float],
     ) -> None:
-        self.bot = bot
         self.service = service
         self.store: Store = service.store
         self.liveness = liveness
         self.clock = clock
+        # What each call shows, drawn and made (on our clock, which tests replace).
+        self.calls = HandCalls(bot, lambda: self.clock())
         self._waiting: dict[str, float] = {}  # since when each seat's next call waits
         self._showing: dict[str, str] = {}  # what the call each seat waits for would show
 
@@ -130,7 +129,7 @@ class HandConverger:
             since = self._waiting.setdefault(key, now)
             self._showing[key] = "" if step.call is HandCall.STRIP or want is None else want.shows
             try:
-                result = await self._perform(
+                result = await self.calls.perform(
                     match, game, seat, user_id, step, want, since, abandon, final_id
                 )
             finally:
@@ -225,80 +224,6 @@ class HandConverger:
             return None
         return Stored(claimed, written)
 
-    async def _perform(
-        self,
-        match: Match,
-        game: Game | None,
-        seat: int,
-        user_id: int,
-        step: HandStep,
-        want: HandWant | None,
-        since: float,
-        abandon: asyncio.Event | None,
-        final_id: int | None = None,
-    ) -> Result:
-        if step.call is HandCall.STRIP:
-            assert step.message_id is not None
-            ticket = Ticket(Priority.HAND, since, abandon)
-            return await api.edit_markup(self.bot, user_id, step.message_id, None, priority=ticket)
-        tr = translator(match.seats[seat].lang)
-        if step.call in TIDY_CALLS:
-            return await self._tidy(
-                match, user_id, step, tr, Ticket(Priority.OTHER, since, abandon)
-            )
-        assert want is not None
-        if want.text:
-            ticket = Ticket(Priority.HAND, since, abandon)
-            text = endings.lobby_closed_line(match, tr)
-            return await api.send_text(self.bot, user_id, text, priority=ticket, patient=False)
-        assert game is not None
-        if step.call is HandCall.REMIND:
-            text = clock_texts.reminder(tr, match, self.clock())
-            ticket = Ticket(Priority.HAND, since, abandon)
-            return await api.send_text(
-                self.bot, user_id, text, reply_to=step.message_id, priority=ticket, patient=False
-            )
-        view = view_for(game, seat)
-        if not want.live:
-            # A hand that waits is not edited at every move: it shows only what stays true
-            # until his turn (his tiles), not whose turn it is or the ends.
-            view = dataclasses.replace(view, turn=None, table=Table(), legal=())
-        link = endings.message_link(match.chat_id, match.thread_id, final_id)
-        caption = texts.hand_caption(match, view, tr, want.live, link)
-        if want.live:  # the time left, as it is when the picture goes
-            caption = "\n".join(
-                filter(None, [caption, clock_texts.hand_line(tr, match, self.clock())])
-            )
-        picture = await draw(render_hand, view, tr)
-        markup = keyboards.hand(match, view, tr) if want.live else None
-        # A hand that waits is what the player's own move leaves him with, as soon as it is
-        # made: as urgent as the hand of a player who must act (and in line by age).
-        priority = Ticket(Priority.HAND, since, abandon)
-        if step.call is HandCall.SEND:
-            return await api.send_photo(
-                self.bot, user_id, picture, caption, markup=markup, priority=priority
-            )
-        assert step.message_id is not None
-        return await api.edit_photo(
-            self.bot, user_id, step.message_id, picture, caption, markup=markup, priority=priority
-        )
-
-    async def _tidy(
-        self, match: Match, user_id: int, step: HandStep, tr: Translator, ticket: Ticket
-    ) -> Result:
-        """Delete an earlier hand message or a reminder that is over. Telegram refuses to
-        delete a message older than two days: it is then cut down to one line instead."""
-        assert step.message_id is not None
-        result = await api.delete(self.bot, user_id, step.message_id, priority=ticket)
-        if result.outcome is not Outcome.GONE:
-            return result
-        # Gone already, or too old to delete: an edit tells which (and does the rest).
-        if step.call is HandCall.UNREMIND:
-            line = clock_texts.reminder_over(tr)
-            return await api.edit_text(self.bot, user_id, step.message_id, line, priority=ticket)
-        line = texts.old_hand_line(match, tr)
-        return await api.edit_caption(self.bot, user_id, step.message_id, line, priority=ticket)
-
     async def _record(
         self,
         key: str,
@@ -322,7 +247,7 @@ class HandConverger:
             if shown.claim is not None and shown.claim.by == owner:
                 shown.claim = None
             shown.rev += 1
-            _apply_result(shown, step, want, requests, result)
+            apply_result(shown, step, want, requests, result)
             return shown
 
         recorded = await commit(self.store, key, claimed, HandDelivery, apply)
@@ -356,82 +281,3 @@ class HandConverger:
 def _tidying(step: HandStep) -> bool:
     """A call that only takes something away (buttons, an old message, a reminder)."""
     return step.call is HandCall.STRIP or step.call in TIDY_CALLS
-
-
-def _apply_result(
-    shown: HandDelivery,
-    step: HandStep,
-    want: HandWant | None,
-    requests: int,
-    result: Result,
-) -> None:
-    """What a call that Telegram answered (or not) changed in the seat's record."""
-    outcome = result.outcome
-    if outcome is Outcome.SUPERSEDED:
-        return  # not made: as if never claimed
-    if step.call is HandCall.STRIP:
-        if outcome in (Outcome.OK, Outcome.GONE, Outcome.FAILED):
-            # Done, gone, or not ours to edit (a message of his own among the ids checked).
-            shown.stale = [m for m in shown.stale if m != step.message_id]
-            shown.failures = 0
-            if step.message_id == shown.message_id:  # the hand itself: it shows no turn now
-                shown.live, shown.shows = False, ""
-        else:
-            shown.failures += 1
-        return
-    if outcome is Outcome.FORBIDDEN:
-        shown.closed = True  # he blocked the bot: nothing more goes there
-        shown.message_id = None
-        return
-    if step.call in TIDY_CALLS:
-        if outcome in (Outcome.OK, Outcome.GONE, Outcome.FAILED, Outcome.UNCERTAIN):
-            # Deleted, gone, or refused for good (a lost answer: it went, or it is left).
-            shown.old = [m for m in shown.old if m != step.message_id]
-            if step.message_id == shown.reminder_id:
-                shown.reminder_id = None
-            shown.failures = 0
-        else:
-            shown.failures += 1
-        return
-    if step.call is HandCall.REMIND:
-        done = outcome in (Outcome.OK, Outcome.UNCERTAIN, Outcome.GONE)
-        if done or (outcome is Outcome.FAILED and not result.unsent):
-            # Sent, perhaps sent, or refused for good: a turn has one reminder at most.
-            shown.reminded = want.turn if want is not None else ""
-            shown.known_max = max(shown.known_max, result.message_id or 0)
-            if result.message_id is not None:
-                if shown.reminder_id is not None:  # an earlier turn's, not deleted yet
-                    shown.old.append(shown.reminder_id)
-                shown.reminder_id = result.message_id
-            shown.failures = 0
-        else:
-            shown.failures += 1  # 429 or not sent at all: tried again
-        return
-    if outcome is Outcome.GONE:
-        shown.message_id = None  # deleted by him: the next step sends it anew
-        shown.shows = ""
-        return
-    if outcome is Outcome.UNCERTAIN and step.call is HandCall.SEND:
-        if shown.uncertain_after is None:
-            shown.uncertain_after = shown.known_max
-        shown.failures += 1
-        return
-    if not result.ok or want is None:
-        shown.failures += 1
-        return
-    shown.failures = 0
-    if step.call is HandCall.SEND:
-        new_id = result.message_id
-        if new_id is not None:
-            if shown.message_id is not None and shown.message_id != new_id:
-                # The new message takes its place: one hand message in the chat.
-                shown.old.append(shown.message_id)
-            if shown.uncertain_after is not None:
-                first = max(shown.uncertain_after + 1, new_id - COPIES_CHECKED)
-                shown.stale += [m for m in range(first, new_id) if m not in shown.stale]
-                shown.uncertain_after = None
-            shown.message_id = new_id
-            shown.known_max = max(shown.known_max, new_id)
-        shown.requests_seen = requests
-    shown.shows = want.shows
-    shown.live = want.live

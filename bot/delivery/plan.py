@@ -121,7 +121,7 @@ def next_group_call(
     calls among them; `chat` all the calls the chat got (None: not known, ours are all
     there is). The chat's minute is one for all of them: nothing goes while `per_minute`
     of them are in it (the budget leaves the last few of Telegram's limit to answers:
-    see `bot.telegram.budget`).
+    see `bot.telegram.call_priority`).
 
     A board call waits for its pace, a token bucket: `BOARD_BUCKET` calls may go at once
     after a quiet spell, then one per `interval` (so moves that come faster are shown

@@ -20,7 +20,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from html import escape
 
 from redis.exceptions import RedisError
 
@@ -28,14 +27,14 @@ from bot import metrics
 from bot.delivery.group import GroupConverger
 from bot.delivery.hands import HandConverger
 from bot.delivery.liveness import Liveness
+from bot.delivery.lost_notice import tell_lost
 from bot.delivery.plan import hand_want
+from bot.delivery.turns import TurnTarget
 from bot.game.records import DEADLINE_SLACK, Current
 from bot.game.service import GameService
-from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.store import BrokenGameError, NewerGameError, Store
-from bot.telegram import api, texts
-from bot.telegram.budget import Priority
+from bot.telegram import api
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +83,7 @@ class Delivery:
         self.hands = HandConverger(bot, service, liveness, clock)
         self._clock = clock
         self._work: dict[Chat, _ChatWork] = {}
-        self._current: dict[Chat, Current] = {}  # the match as our last change stored it
+        self.turns = TurnTarget(service, clock)
         self._next: dict[Chat, dict[str, float]] = {}  # what each target needs next, when
         self._timers: dict[tuple[Chat, str], asyncio.TimerHandle] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -105,7 +104,7 @@ class Delivery:
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
         """Tests share one clock between the service and delivery."""
-        self._clock = self.group.clock = self.hands.clock = clock
+        self._clock = self.group.clock = self.hands.clock = self.turns.clock = clock
 
     # -- kicking ----------------------------------------------------------------------
 
@@ -122,7 +121,7 @@ class Delivery:
         if current is None:
             self._start(chat, work, "load", lambda _: self._load(chat))
             return
-        self._current[chat] = current  # the turn target goes on from the latest one
+        self.turns.note(chat, current)
         for name in self._targets(current):
             self._start(chat, work, name, self._step(chat, name))
         self._give_up_stale_hands(chat, work, current)
@@ -169,7 +168,7 @@ class Delivery:
 
     def _step(self, chat: Chat, name: str) -> Step:
         if name == "turn":
-            return lambda _: self._turn(chat)
+            return lambda _: self.turns.run(chat)
         if name == "group":
             return lambda _: self.group.run(*chat)
         seat = int(name.removeprefix("hand:"))
@@ -183,21 +182,11 @@ class Delivery:
         """The chat's unreadable game was set aside by this process: say so in the chat
         (in the background: the press or command that found it is answered meanwhile)."""
         self._forget((chat_id, thread_id))
-        task = asyncio.get_running_loop().create_task(self._tell_lost(chat_id, thread_id))
+        task = asyncio.get_running_loop().create_task(
+            tell_lost(self._bot, self.service, chat_id, thread_id)
+        )
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
-
-    async def _tell_lost(self, chat_id: int, thread_id: int | None) -> None:
-        try:
-            tr = translator(await self.service.chat_language(chat_id))
-            text = escape(texts.refusal(tr, "game_lost"))
-            result = await api.send_text(
-                self._bot, chat_id, text, thread_id=thread_id, priority=Priority.BOARD
-            )
-            if not result.ok:
-                log.warning("chat %s: could not say its game was lost (%s)", chat_id, result)
-        except Exception:  # a notice must never take the process down
-            log.exception("chat %s: could not say its game was lost", chat_id)
 
     def _moved(self, chat_id: int, threads: list[int | None]) -> None:
         for thread_id in threads:
@@ -278,7 +267,7 @@ class Delivery:
         due = min(pending.values()) + SLACK if pending else None
         if not pending:
             self._next.pop(chat, None)
-            self._current.pop(chat, None)
+            self.turns.forget(chat)
         if due is not None and work.seen is not None and int(due * 1000) == work.seen:
             return  # the index has it already (as noted before the change was written)
         try:
@@ -294,7 +283,7 @@ class Delivery:
         if work is not None:
             work.lost += 1
         self._next.pop(chat, None)
-        self._current.pop(chat, None)
+        self.turns.forget(chat)
         for key in [key for key in self._timers if key[0] == chat]:
             self._timers.pop(key).cancel()
 
@@ -317,34 +306,6 @@ class Delivery:
         if current is not None:
             self.kick(chat[0], chat[1], current=current)
         return None
-
-    async def _turn(self, chat: Chat) -> float | None:
-        """Play for the seat to act once its deadline has passed; the deadline otherwise."""
-        current = self._current.get(chat)
-        if current is None:
-            return None
-        match = current.match
-        if match.status == "over":
-            await self.service.run_due(*chat, found=current)  # counts it, if nobody did
-            return None
-        if match.status == "lobby" and match.deadline is not None:
-            # An idle lobby closes at its deadline (a press since moved it on).
-            if match.deadline > self.clock():
-                return match.deadline
-            await self.service.close_idle_lobby(chat[0], chat[1], match.id)
-            self._current.pop(chat, None)
-            return None
-        if match.status != "playing" or match.deadline is None:
-            return None
-        if match.deadline > self.clock():
-            return match.deadline
-        played = await self.service.run_due(*chat, found=current)
-        if played is None:
-            # Someone else played it, or changed the match: the process that did times
-            # what comes next (the due index has it, should it die).
-            self._current.pop(chat, None)
-            return None
-        return played.current.match.deadline
 
     # -- the sweep ---------------------------------------------------------------------------
 

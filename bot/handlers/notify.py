@@ -26,7 +26,7 @@ from bot.storage.store import BrokenGameError, Store
 from bot.storage.subscriptions import MAX_SUBSCRIBERS, Subscribed, Subscriptions
 from bot.telegram import api, endings, keyboards, notify_texts
 from bot.telegram.api import Outcome
-from bot.telegram.budget import Priority
+from bot.telegram.call_priority import Priority
 
 log = logging.getLogger(__name__)
 

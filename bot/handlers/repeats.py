@@ -26,7 +26,7 @@ from bot.handlers.common import deps, is_group, reply, thread_of
 from bot.i18n import Translator
 from bot.telegram import api, command_texts
 from bot.telegram.api import Outcome
-from bot.telegram.budget import Priority
+from bot.telegram.call_priority import Priority
 
 log = logging.getLogger(__name__)
 

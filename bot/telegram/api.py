@@ -37,7 +37,8 @@ from telegram.ext import ExtBot
 
 from bot import metrics
 from bot.render import Picture
-from bot.telegram.budget import Priority, Superseded, Ticket
+from bot.telegram.budget_dispatcher import Superseded
+from bot.telegram.call_priority import Priority, Ticket
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from bot.game import computer
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.telegram import api
-from bot.telegram.budget import CallBudget, Priority, group_limit
+from bot.telegram.budget import CallBudget
+from bot.telegram.call_priority import Priority, group_limit
 from engine import Game
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons
 from tests.fakebotapi import FakeBotApi, MessageView

@@ -12,7 +12,7 @@ from telegram import Bot
 from bot.handlers import notify
 from bot.storage.subscriptions import MAX_SUBSCRIBERS, Subscriptions
 from bot.telegram.api import Outcome, Result
-from bot.telegram.budget import Priority
+from bot.telegram.call_priority import Priority
 from tests.bot.conftest import JOIN, Harness
 from tests.fakebotapi import MessageView
 

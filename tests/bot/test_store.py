@@ -13,7 +13,7 @@ from redis.crc import key_slot
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, Match, StatLine
 from bot.storage.store import GAME_TTL, LOST, BrokenGameError, Store, Stored
-from bot.telegram.budget import Priority, call_class, call_name
+from bot.telegram.call_priority import Priority, call_class, call_name
 
 CHAT = -100123
 THREAD = None

@@ -1,0 +1,62 @@
+"""The classes of calls the budget tells apart, and each class's share of a group's minute.
+
+A group's minute is one for the whole chat: every forum topic's board and every
+answer in it count in the same window. Answers to people come first there: boards,
+lobbies and notices never take the last few calls of the minute (`GROUP_HEADROOM`),
+so an answer finds room at once however busy the chat's games are, and a board
+waits while the minute is that full. (The delivery layer paces the boards from the
+same window, `Store.group_calls`, so that they wait before they are drawn.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Priority(IntEnum):
+    ANSWER = 0  # a direct reply to someone's press or command
+    HAND = 1  # a player's hand: of the one who must act, or as his move left it
+    BOARD = 2  # a group's board, lobby and final table
+    OTHER = 3  # what can wait: notices
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """What a call tells the budget (as python-telegram-bot's `rate_limit_args`).
+
+    `since`: when the work this call is for began waiting (a call made again after
+    its predecessor was given up keeps its place in line). `abandon`: set when the
+    call is no longer worth making; it then leaves the line (`Superseded`).
+    """
+
+    priority: Priority
+    since: float | None = None
+    abandon: asyncio.Event | None = None
+
+
+# Of a group's calls a minute, how many each class leaves untaken: an answer to a person
+# may take the last one; boards and lobbies leave the last two to answers (the boards of a
+# busy forum would otherwise fill every minute, and answers wait for a call to leave it);
+# notices ("my answer is above") leave two more, to the boards.
+GROUP_HEADROOM = {Priority.ANSWER: 0, Priority.HAND: 2, Priority.BOARD: 2, Priority.OTHER: 4}
+GROUP_WINDOW = 61.0  # a second more than Telegram's minute
+
+
+def call_name(prefix: str, number: int, priority: Priority) -> str:
+    """A call's entry in the windows: unique, and naming its class (see `call_class`)."""
+    return f"{prefix}:{number}:{priority.value}"
+
+
+def call_class(name: str) -> Priority | None:
+    """The class of the call of this entry (None: not known, as for an earlier release's)."""
+    try:
+        return Priority(int(name.rpartition(":")[2]))
+    except ValueError:
+        return None
+
+
+def group_limit(priority: Priority, per_minute: int) -> int:
+    """How many calls a group may have had in its window for a call of this class to go."""
+    return max(1, per_minute - GROUP_HEADROOM[priority])
