@@ -36,9 +36,11 @@ from bot.logs import event
 from bot.render import board_text, final_text, render_board, render_final
 from bot.render.history import names_before
 from bot.settings import Settings
+from bot.storage.errors import BrokenGameError
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
-from bot.storage.store import LOST, BrokenGameError, Store, Stored, commit
-from bot.storage.subscriptions import Subscriptions
+from bot.storage.records import commit
+from bot.storage.store import Store
+from bot.storage.stored import LOST, Stored
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.budget import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
@@ -96,7 +98,7 @@ class GroupConverger:
         """
         key = self.store.keys.group(chat_id, thread_id)
         for _ in range(CALLS_PER_PASS):
-            stored_match, stored = await self.store.read_group(chat_id, thread_id)
+            stored_match, stored = await self.store.games.read_group(chat_id, thread_id)
             match = stored_match.value
             if match is None:
                 return None
@@ -134,7 +136,7 @@ class GroupConverger:
                 # Other boards too: one board call of the chat's at a time, and the next a
                 # while later.
                 turn = board_turn(per_minute, chat)
-                wait = await self.store.take_board_turn(chat_id, now, turn, BOARD_BUCKET)
+                wait = await self.store.budget.take_board_turn(chat_id, now, turn, BOARD_BUCKET)
                 if wait > 0:
                     return now + wait + turn_stagger(shown.paced, now, turn)
             claimed = await self._claim(key, stored, shown, step, now)
@@ -151,7 +153,7 @@ class GroupConverger:
         return self.clock()
 
     async def _chat_minute(self, chat_id: int, now: float) -> ChatMinute:
-        found = await self.store.group_calls(chat_id, now, GROUP_WINDOW)
+        found = await self.store.budget.group_calls(chat_id, now, GROUP_WINDOW)
         kinds = [call_class(name) for _, name in found]
         return ChatMinute(
             tuple(when for when, _ in found),
@@ -189,7 +191,7 @@ class GroupConverger:
             claimed.paced = [t for t in claimed.paced if now - t < 60] + [now]
         if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
             claimed.board = BoardMessage(round_number=step.round_number)
-        written = await self.store.write(key, stored, claimed)
+        written = await self.store.games.write(key, stored, claimed)
         if written is LOST:
             return None
         return Stored(claimed, written)
@@ -228,7 +230,7 @@ class GroupConverger:
             _apply_result(shown, match, game, step, result, actions)
             return shown
 
-        recorded = await commit(self.store, key, claimed, GroupDelivery, apply)
+        recorded = await commit(self.store.games, key, claimed, GroupDelivery, apply)
         failures = recorded.failures if recorded is not None else 1
         metrics.note_retry(result.outcome.value)
         if result.ok:
@@ -269,9 +271,9 @@ class GroupConverger:
         """The bot may write to the group again: the topics whose games were cut short when
         it left, noted so that their messages are brought in line (told as they ended)."""
         threads = []
-        for thread_id in await self.store.game_threads(chat_id):
+        for thread_id in await self.store.games.game_threads(chat_id):
             try:
-                match = await self.store.load(chat_id, thread_id)
+                match = await self.store.games.load(chat_id, thread_id)
             except BrokenGameError:
                 continue
             if match is None or match.ended != "bot_removed":
@@ -284,7 +286,9 @@ class GroupConverger:
                 shown.rev += 1
                 return shown
 
-            await self.store.change(self.store.keys.group(chat_id, thread_id), GroupDelivery, apply)
+            await self.store.games.change(
+                self.store.keys.group(chat_id, thread_id), GroupDelivery, apply
+            )
             threads.append(thread_id)
         return threads
 
@@ -331,15 +335,15 @@ class GroupConverger:
             # A seat given up with /leave is last, whatever the computer made of it.
             left = forfeits.left_seats(match)
             view = forfeits.shown_view(view_for(current.game), left)
-            # Whoever rates the match first (here or the service), both get its changes.
-            rated = await ratings.rate_once(self.store, match, current.game)
+            # As the service stored them (it rates a match before we hear it ended).
+            rated = await self.service.standings.final_changes(current)
             changes = ratings.seat_changes(match, rated)
             notes = []
             if match.ended == "silence":  # the standings as the game was left
                 silence = html.escape(clock_texts.silence_end(tr, self.settings))
                 notes.append(f"<b>{silence}</b>")
             if match.practice:
-                used = await self.store.hints_used(match.chat_id, match.thread_id, match.id)
+                used = await self.store.hints.hints_used(match.chat_id, match.thread_id, match.id)
                 notes.append(texts.hints_used(tr, used))
             picture = await draw(render_final, view, tr, changes, left)
             caption = final_text(view, tr, changes, left, notes)
@@ -355,7 +359,7 @@ class GroupConverger:
         return await self._show_board(current, shown, step, tr, ticket)
 
     async def _lobby_text(self, match: Match, tr: Translator) -> str:
-        called = await Subscriptions(self.store).called(match.chat_id, match.thread_id, match.id)
+        called = await self.store.subscriptions.called(match.chat_id, match.thread_id, match.id)
         return texts.lobby_text(match, tr, self._clock_note(match, tr), called)
 
     def _clock_note(self, match: Match, tr: Translator) -> str:

@@ -17,7 +17,7 @@ answer in it count in the same window. Answers to people come first there: board
 lobbies and notices never take the last few calls of the minute (`GROUP_HEADROOM`),
 so an answer finds room at once however busy the chat's games are, and a board
 waits while the minute is that full. (The delivery layer paces the boards from the
-same window, `Store.group_calls`, so that they wait before they are drawn.)
+same window, `BudgetStore.group_calls`, so that they wait before they are drawn.)
 
 In each process one dispatcher hands the budget out: answers to a press first,
 then, in turns weighted 4:2:1, the players' hands, the group boards, and the
@@ -49,7 +49,7 @@ from telegram.ext import BaseRateLimiter
 
 from bot import metrics
 from bot.logs import event
-from bot.storage.store import Store
+from bot.storage.budget import BudgetStore
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ class CallBudget(BaseRateLimiter[Ticket | Priority]):
         self.per_second = per_second
         self.group_per_minute = group_per_minute
         self.clock = clock
-        self.store: Store | None = None  # set once Redis is connected (until then: no limit)
+        self.store: BudgetStore | None = None  # set once Redis is connected (until then: no limit)
         # Each class's waiters, the one waiting longest first.
         self._queues: dict[Priority, list[_Waiter]] = {p: [] for p in Priority}
         self._passes: dict[Priority, float] = {p: 0.0 for p in Priority}
