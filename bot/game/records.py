@@ -4,7 +4,9 @@ cannot be read, and changed only by compare-and-set.
 `MatchRecords._change` is the one way a match changes: read it, apply a rule (a pure
 function of the match and its game, see bot.game.outcomes), write what the rule
 decided if the record still holds what was read, else read and apply it again.
-After each committed change the delivery layer is told (`on_change`).
+After each committed change the delivery layer is told (`on_change`); a change that
+ends the match is counted and rated first (`count_if_over`), so its final table finds
+the ratings.
 """
 
 from __future__ import annotations
