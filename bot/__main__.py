@@ -229,10 +229,10 @@ class Runner:
         application = self.application
         deps = application.bot_data["deps"]
         assert isinstance(deps, Deps)
-        store = deps.store
+        store = deps.service.store
 
         async def active_games() -> int:
-            return int(await store.redis.zcard(store.keys.due()))
+            return await store.due.due_count()
 
         secret = self.settings.webhook_secret
         app = web.make_app(

@@ -11,6 +11,7 @@ from telegram.ext import Application, ApplicationBuilder
 from bot import handlers, metrics
 from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
+from bot.game.memory import Memory
 from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import LANGUAGES, translator
@@ -40,14 +41,14 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         await wait_for_redis(client, settings.redis_connect_seconds)
         store = Store(client, Keys(settings.key_prefix))
-        budget.store = store
+        budget.store = store.budget
         service = GameService(store, settings)
         service.pace = budget.backlog
-        liveness = Liveness(store)
+        liveness = Liveness(store.heartbeats)
         liveness.start()
         application.bot_data["liveness"] = liveness
         delivery = Delivery(application.bot, service, settings, liveness)
-        application.bot_data["deps"] = Deps(settings, store, service, delivery)
+        application.bot_data["deps"] = Deps(settings, Memory(store), service, delivery)
         application.bot_data["budget"] = budget
         await register_commands(application)
         delivery.start()

@@ -155,6 +155,28 @@ def test_a_layer_imports_only_what_is_below_it(path: Path) -> None:
             assert target in BELOW[layer], f"{where}: {layer} may not import {target}"
 
 
+# The handlers reach what is stored through the game layer (bot.game.memory, the
+# service's standings, bot.game.errors): of storage they know only the records' shapes.
+HANDLERS_MAY_USE_OF_STORAGE = {"bot.storage.models"}
+
+
+HANDLERS = [p for p in SOURCES if within(module_name(p), ("bot.handlers",))]
+
+
+@pytest.mark.parametrize("path", HANDLERS, ids=ids(HANDLERS))
+def test_the_handlers_touch_no_storage(path: Path) -> None:
+    for line, module in ours(path):
+        if layer_of(module) == "storage":
+            where = f"{path.relative_to(ROOT)}:{line}: {module}"
+            assert module in HANDLERS_MAY_USE_OF_STORAGE, f"{where}: go through bot.game"
+
+
+def test_the_handlers_deps_hold_no_store() -> None:
+    from bot.handlers.common import Deps
+
+    assert "store" not in Deps.__dataclass_fields__
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
 def test_only_the_telegram_edge_imports_telegram(path: Path) -> None:
     if within(module_name(path), TELEGRAM_USERS):

@@ -33,8 +33,11 @@ from bot.game.records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.settings import Settings
+from bot.storage.errors import BrokenGameError
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
-from bot.storage.store import LOST, BrokenGameError, Store, Stored, commit
+from bot.storage.records import commit
+from bot.storage.store import Store
+from bot.storage.stored import LOST, Stored
 from bot.telegram import api
 from bot.telegram.api import Outcome, Result
 from bot.telegram.call_priority import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
@@ -62,7 +65,7 @@ class GroupConverger:
         self.liveness = liveness
         self.clock = clock
         # What each call shows, drawn and made (on our clock, which tests replace).
-        self.calls = GroupCalls(bot, self.store, settings, lambda: self.clock())
+        self.calls = GroupCalls(bot, self.store, self.service, settings, lambda: self.clock())
         # Told when a group's game moved to a new chat id (a supergroup), so that the
         # new chat is brought in line.
         self.on_moved: Callable[[int, list[int | None]], None] | None = None
@@ -77,7 +80,7 @@ class GroupConverger:
         """
         key = self.store.keys.group(chat_id, thread_id)
         for _ in range(CALLS_PER_PASS):
-            stored_match, stored = await self.store.read_group(chat_id, thread_id)
+            stored_match, stored = await self.store.games.read_group(chat_id, thread_id)
             match = stored_match.value
             if match is None:
                 return None
@@ -115,7 +118,7 @@ class GroupConverger:
                 # Other boards too: one board call of the chat's at a time, and the next a
                 # while later.
                 turn = board_turn(per_minute, chat)
-                wait = await self.store.take_board_turn(chat_id, now, turn, BOARD_BUCKET)
+                wait = await self.store.budget.take_board_turn(chat_id, now, turn, BOARD_BUCKET)
                 if wait > 0:
                     return now + wait + turn_stagger(shown.paced, now, turn)
             claimed = await self._claim(key, stored, shown, step, now)
@@ -132,7 +135,7 @@ class GroupConverger:
         return self.clock()
 
     async def _chat_minute(self, chat_id: int, now: float) -> ChatMinute:
-        found = await self.store.group_calls(chat_id, now, GROUP_WINDOW)
+        found = await self.store.budget.group_calls(chat_id, now, GROUP_WINDOW)
         kinds = [call_class(name) for _, name in found]
         return ChatMinute(
             tuple(when for when, _ in found),
@@ -170,7 +173,7 @@ class GroupConverger:
             claimed.paced = [t for t in claimed.paced if now - t < 60] + [now]
         if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
             claimed.board = BoardMessage(round_number=step.round_number)
-        written = await self.store.write(key, stored, claimed)
+        written = await self.store.games.write(key, stored, claimed)
         if written is LOST:
             return None
         return Stored(claimed, written)
@@ -209,7 +212,7 @@ class GroupConverger:
             apply_result(shown, match, game, step, result, actions)
             return shown
 
-        recorded = await commit(self.store, key, claimed, GroupDelivery, apply)
+        recorded = await commit(self.store.games, key, claimed, GroupDelivery, apply)
         failures = recorded.failures if recorded is not None else 1
         metrics.note_retry(result.outcome.value)
         if result.ok:
@@ -250,9 +253,9 @@ class GroupConverger:
         """The bot may write to the group again: the topics whose games were cut short when
         it left, noted so that their messages are brought in line (told as they ended)."""
         threads = []
-        for thread_id in await self.store.game_threads(chat_id):
+        for thread_id in await self.store.games.game_threads(chat_id):
             try:
-                match = await self.store.load(chat_id, thread_id)
+                match = await self.store.games.load(chat_id, thread_id)
             except BrokenGameError:
                 continue
             if match is None or match.ended != "bot_removed":
@@ -265,6 +268,8 @@ class GroupConverger:
                 shown.rev += 1
                 return shown
 
-            await self.store.change(self.store.keys.group(chat_id, thread_id), GroupDelivery, apply)
+            await self.store.games.change(
+                self.store.keys.group(chat_id, thread_id), GroupDelivery, apply
+            )
             threads.append(thread_id)
         return threads

@@ -11,12 +11,12 @@ from bot.delivery.drawing import draw
 from bot.delivery.plan import GroupCall, GroupStep
 from bot.game import forfeits, ratings
 from bot.game.records import Current
+from bot.game.service import GameService
 from bot.i18n import Translator, translator
 from bot.render import board_text, final_text, render_board, render_final
 from bot.settings import Settings
 from bot.storage.models import GroupDelivery, Match
 from bot.storage.store import Store
-from bot.storage.subscriptions import Subscriptions
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.call_priority import Ticket
@@ -30,11 +30,13 @@ class GroupCalls:
         self,
         bot: api.Bot,
         store: Store,
+        service: GameService,
         settings: Settings,
         clock: Callable[[], float],
     ) -> None:
         self.bot = bot
         self.store = store
+        self.service = service
         self.settings = settings
         self.clock = clock
 
@@ -79,15 +81,15 @@ class GroupCalls:
             # A seat given up with /leave is last, whatever the computer made of it.
             left = forfeits.left_seats(match)
             view = forfeits.shown_view(view_for(current.game), left)
-            # Whoever rates the match first (here or the service), both get its changes.
-            rated = await ratings.rate_once(self.store, match, current.game)
+            # As the service stored them (it rates a match before we hear it ended).
+            rated = await self.service.standings.final_changes(current)
             changes = ratings.seat_changes(match, rated)
             notes = []
             if match.ended == "silence":  # the standings as the game was left
                 silence = html.escape(clock_texts.silence_end(tr, self.settings))
                 notes.append(f"<b>{silence}</b>")
             if match.practice:
-                used = await self.store.hints_used(match.chat_id, match.thread_id, match.id)
+                used = await self.store.hints.hints_used(match.chat_id, match.thread_id, match.id)
                 notes.append(texts.hints_used(tr, used))
             picture = await draw(render_final, view, tr, changes, left)
             caption = final_text(view, tr, changes, left, notes)
@@ -103,7 +105,7 @@ class GroupCalls:
         return await self._show_board(current, shown, step, tr, ticket)
 
     async def _lobby_text(self, match: Match, tr: Translator) -> str:
-        called = await Subscriptions(self.store).called(match.chat_id, match.thread_id, match.id)
+        called = await self.store.subscriptions.called(match.chat_id, match.thread_id, match.id)
         return texts.lobby_text(match, tr, self._clock_note(match, tr), called)
 
     def _clock_note(self, match: Match, tr: Translator) -> str:

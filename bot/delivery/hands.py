@@ -39,7 +39,8 @@ from bot.game.clock import reminder_at
 from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
-from bot.storage.store import LOST, Store, Stored, commit
+from bot.storage.records import GameRecords, commit
+from bot.storage.stored import LOST, Stored
 from bot.telegram import api, endings
 from bot.telegram.api import Outcome, Result
 
@@ -58,7 +59,7 @@ class HandConverger:
         clock: Callable[[], float],
     ) -> None:
         self.service = service
-        self.store: Store = service.store
+        self.games: GameRecords = service.store.games
         self.liveness = liveness
         self.clock = clock
         # What each call shows, drawn and made (on our clock, which tests replace).
@@ -78,9 +79,9 @@ class HandConverger:
         `abandon` is set when the match changes meanwhile: a call still waiting for the
         budget (the hand of a turn that is over, say) is given up and planned afresh.
         """
-        key = self.store.keys.hand(chat_id, thread_id, seat)
+        key = self.games.keys.hand(chat_id, thread_id, seat)
         for _ in range(CALLS_PER_PASS):
-            stored_match, stored = await self.store.read_hand(chat_id, thread_id, seat)
+            stored_match, stored = await self.games.read_hand(chat_id, thread_id, seat)
             match = stored_match.value
             if match is None or seat >= len(match.seats):
                 return None
@@ -162,7 +163,7 @@ class HandConverger:
     def waiting(self, chat_id: int, thread_id: int | None, seat: int) -> str | None:
         """What the seat's call under way would show (None: no call under way; "" for
         taking an old message's buttons off, which never goes stale)."""
-        shows = self._showing.get(self.store.keys.hand(chat_id, thread_id, seat))
+        shows = self._showing.get(self.games.keys.hand(chat_id, thread_id, seat))
         return None if shows == "" else shows
 
     async def shows(
@@ -170,7 +171,7 @@ class HandConverger:
     ) -> bool:
         """Whether `message_id` is the seat's hand message of this game: the one its record
         names, or one sent after a send that got no answer (it may be a copy of ours)."""
-        _, stored = await self.store.read_hand(chat_id, thread_id, seat)
+        _, stored = await self.games.read_hand(chat_id, thread_id, seat)
         shown = stored.value
         if shown is None or shown.game_id != game_id:
             return False
@@ -184,7 +185,7 @@ class HandConverger:
         """A press came from an older hand message of this seat that still shows buttons
         (a copy of an unanswered send, say): it is noted to be deleted. False if it is the
         seat's current message (that one is brought up to date anyway)."""
-        key = self.store.keys.hand(chat_id, thread_id, seat)
+        key = self.games.keys.hand(chat_id, thread_id, seat)
         noted = False
 
         def apply(shown: HandDelivery | None) -> HandDelivery | None:
@@ -198,12 +199,12 @@ class HandConverger:
             noted = True
             return shown
 
-        await self.store.change(key, HandDelivery, apply)
+        await self.games.change(key, HandDelivery, apply)
         return noted
 
     async def _group_record(self, match: Match) -> GroupDelivery | None:
         """What the group's messages of this match show (None: nothing of it yet)."""
-        _, stored = await self.store.read_group(match.chat_id, match.thread_id)
+        _, stored = await self.games.read_group(match.chat_id, match.thread_id)
         shown = stored.value
         return None if shown is None or shown.game_id != match.id else shown
 
@@ -219,7 +220,7 @@ class HandConverger:
         claimed = shown.model_copy(deep=True)
         claimed.rev += 1
         claimed.claim = Claim(key=step.call.value, by=self.liveness.process_id, since=now)
-        written = await self.store.write(key, stored, claimed)
+        written = await self.games.write(key, stored, claimed)
         if written is LOST:
             return None
         return Stored(claimed, written)
@@ -250,7 +251,7 @@ class HandConverger:
             apply_result(shown, step, want, requests, result)
             return shown
 
-        recorded = await commit(self.store, key, claimed, HandDelivery, apply)
+        recorded = await commit(self.games, key, claimed, HandDelivery, apply)
         now = self.clock()
         outcome = result.outcome
         metrics.note_retry(outcome.value)

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
+from bot.storage.heartbeats import Heartbeats
 from bot.storage.models import Claim
-from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +33,11 @@ class Liveness:
 
     def __init__(
         self,
-        store: Store,
+        heartbeats: Heartbeats,
         ttl: float = PROCESS_TTL,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.store = store
+        self.heartbeats = heartbeats
         self.ttl = ttl
         self.clock = clock
         self.process_id = uuid.uuid4().hex[:12]
@@ -50,7 +50,7 @@ class Liveness:
         now = self.clock()
         if self._last_beat is not None and now - self._last_beat < self.ttl / 3:
             return
-        await self.store.heartbeat(self.process_id, self.ttl)
+        await self.heartbeats.heartbeat(self.process_id, self.ttl)
         self._last_beat = now
 
     async def holds(self, claim: Claim, now: float) -> bool:
@@ -69,7 +69,7 @@ class Liveness:
     async def alive(self, process_id: str) -> bool:
         if process_id == self.process_id:
             return True
-        return await self.store.alive(process_id)
+        return await self.heartbeats.alive(process_id)
 
     def start(self) -> None:
         """Beat in the background, so that a long call of ours keeps its claim."""

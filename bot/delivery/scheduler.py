@@ -33,7 +33,8 @@ from bot.delivery.turns import TurnTarget
 from bot.game.records import DEADLINE_SLACK, Current
 from bot.game.service import GameService
 from bot.settings import Settings
-from bot.storage.store import BrokenGameError, NewerGameError, Store
+from bot.storage.due import DueIndex
+from bot.storage.errors import BrokenGameError, NewerGameError
 from bot.telegram import api
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ class Delivery:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
-        self.store: Store = service.store
+        self.due: DueIndex = service.store.due
         self.settings = settings
         self.liveness = liveness
         self.group = GroupConverger(bot, service, settings, liveness, clock)
@@ -271,7 +272,7 @@ class Delivery:
         if due is not None and work.seen is not None and int(due * 1000) == work.seen:
             return  # the index has it already (as noted before the change was written)
         try:
-            await self.store.settle_due(chat[0], chat[1], work.seen, due)
+            await self.due.settle_due(chat[0], chat[1], work.seen, due)
         except RedisError as exc:  # the lease (or the note) brings the chat back later
             log.warning("chat %s: could not note what is due next (%s)", chat[0], exc)
 
@@ -339,7 +340,7 @@ class Delivery:
 
     async def sweep_once(self) -> float | None:
         """Take the games that are due now and start on them; the earliest due time left."""
-        due = await self.store.take_due(self.clock(), LEASE, SWEEP_BATCH)
+        due = await self.due.take_due(self.clock(), LEASE, SWEEP_BATCH)
         for chat_id, thread_id in due.games:
             # Also when under way here: the due time may be another process's note of a
             # change ours has not read, so the chat is read again before it is settled.

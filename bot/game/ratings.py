@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot.game import forfeits
+from bot.storage.errors import StoreError
 from bot.storage.models import Level, Match, RatingLine
-from bot.storage.store import Store, StoreError
+from bot.storage.scores import Scores
 from engine import Game, view_for
 from engine.variants import VARIANTS
 
@@ -98,7 +99,7 @@ def rate(match: Match, ranks: list[int], before: dict[int, RatingLine | None], n
     return Rated(lines, changes)
 
 
-async def rate_once(store: Store, match: Match, game: Game) -> dict[int, int] | None:
+async def rate_once(scores: Scores, match: Match, game: Game) -> dict[int, int] | None:
     """Rate a finished match exactly once; the people's shown changes by user id (the
     same ones on every call, by whoever calls first), or None if it is not rated."""
     ranks = finishing_ranks(match, game)
@@ -114,7 +115,7 @@ async def rate_once(store: Store, match: Match, game: Game) -> dict[int, int] | 
         return rated.lines, rated.changes
 
     try:
-        return await store.add_ratings(match.chat_id, match.variant, match.id, people, compute)
+        return await scores.add_ratings(match.chat_id, match.variant, match.id, people, compute)
     except StoreError:
         log.warning("could not rate game %s of chat %s", match.id, match.chat_id)
         return None
@@ -131,6 +132,6 @@ def seat_changes(match: Match, changes: dict[int, int] | None) -> dict[int, int]
     }
 
 
-async def chat_ratings(store: Store, chat_id: int) -> dict[str, dict[int, RatingLine]]:
+async def chat_ratings(scores: Scores, chat_id: int) -> dict[str, dict[int, RatingLine]]:
     """The chat's ratings of every variant (one read each)."""
-    return {variant: await store.ratings(chat_id, variant) for variant in VARIANTS}
+    return {variant: await scores.ratings(chat_id, variant) for variant in VARIANTS}

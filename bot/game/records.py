@@ -4,7 +4,9 @@ cannot be read, and changed only by compare-and-set.
 `MatchRecords._change` is the one way a match changes: read it, apply a rule (a pure
 function of the match and its game, see bot.game.outcomes), write what the rule
 decided if the record still holds what was read, else read and apply it again.
-After each committed change the delivery layer is told (`on_change`).
+After each committed change the delivery layer is told (`on_change`); a change that
+ends the match is counted and rated first (`count_if_over`), so its final table finds
+the ratings.
 """
 
 from __future__ import annotations
@@ -17,19 +19,12 @@ from dataclasses import dataclass
 from bot import metrics
 from bot.game.clock import Moment
 from bot.game.outcomes import KEPT, Change, Outcome, Refusal, Unchanged
+from bot.storage.common import RECORD_TTL, backoff
+from bot.storage.errors import BrokenGameError, ConflictError, GameLostError, NewerGameError
 from bot.storage.games import EngineCache
 from bot.storage.models import Match
-from bot.storage.store import (
-    LOST,
-    RECORD_TTL,
-    BrokenGameError,
-    ConflictError,
-    GameLostError,
-    NewerGameError,
-    Store,
-    Stored,
-    backoff,
-)
+from bot.storage.store import Store
+from bot.storage.stored import LOST, Stored
 from engine import Game, NewerFormatError, StateError, pack
 
 log = logging.getLogger(__name__)
@@ -87,6 +82,9 @@ class MatchRecords:
         self.on_change: ChangeListener | None = None
         self.on_lost: LostListener | None = None
 
+    async def count_if_over(self, current: Current) -> None:
+        """A finished match counts in its chat's tables (the service's; see `_change`)."""
+
     def _now(self) -> Moment:
         """The moment of a change made now (bot.game.clock)."""
         return Moment(self.clock(), self.pace())
@@ -103,15 +101,15 @@ class MatchRecords:
         unreadable record stands in its way for a week). A newer release's game is left
         as it is (NewerGameError): during a rolling deploy its processes serve it."""
         try:
-            stored = await self.store.read_match(chat_id, thread_id)
+            stored = await self.store.games.read_match(chat_id, thread_id)
             game = None if stored.value is None else self.engine_game(stored.value)
         except (NewerGameError, GameLostError):
             raise
         except BrokenGameError as exc:
             raw = exc.raw
             if raw is None:  # the record read, its game did not: set aside what was read
-                raw = (await self.store.read_match(chat_id, thread_id)).raw
-            if raw is not None and await self.store.set_aside(chat_id, thread_id, raw):
+                raw = (await self.store.games.read_match(chat_id, thread_id)).raw
+            if raw is not None and await self.store.games.set_aside(chat_id, thread_id, raw):
                 # Only the process that moved it says so: logged and told once.
                 metrics.ERRORS.labels("broken_game").inc()
                 log.error("chat %s: stored game unreadable (%s); set aside", chat_id, exc)
@@ -180,15 +178,21 @@ class MatchRecords:
                 # brings the chat in line (at the deadline, if that comes sooner).
                 soon = self.clock() + RETRY_AFTER_CRASH
                 due = min(match.deadline + DEADLINE_SLACK if match.deadline else soon, soon)
-                seen = await self.store.note_due(chat_id, thread_id, due)
-            written = await self.store.write(key, stored, match, also=also)
+                seen = await self.store.due.note_due(chat_id, thread_id, due)
+            written = await self.store.games.write(key, stored, match, also=also)
             if written is LOST:
                 await backoff(attempt)
                 continue
             if game is not None and match.engine is not None:
                 self.engines.keep(match.id, game, match.engine)
             current = Current(match, game, written)
-            if self.on_change is not None:
-                self.on_change(current, seen)
+            ended = stored.value is None or stored.value.status != "over"
+            try:
+                if match.status == "over" and ended:
+                    # Before the delivery hears of it: its final table finds the ratings.
+                    await self.count_if_over(current)
+            finally:
+                if self.on_change is not None:
+                    self.on_change(current, seen)
             return current, outcome
         raise ConflictError(f"gave up changing {key} after {MAX_ATTEMPTS} attempts")

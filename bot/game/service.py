@@ -22,18 +22,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot import metrics
-from bot.game import chats, computer, events, lobby, ratings, scores, turns
+from bot.game import chats, computer, events, lobby, turns
 from bot.game.clock import Moment
 from bot.game.options import LobbyAction
 from bot.game.outcomes import Outcome
 from bot.game.people import Person
 from bot.game.records import Current, MatchRecords
+from bot.game.standings import Standings
 from bot.logs import event
 from bot.render.words import computer_name
 from bot.settings import Settings
+from bot.storage.errors import BrokenGameError, GameLostError
 from bot.storage.games import EngineCache
 from bot.storage.models import Match
-from bot.storage.store import BrokenGameError, GameLostError, Store
+from bot.storage.store import Store
 from engine import Game, Move, MoveEntry
 
 log = logging.getLogger(__name__)
@@ -67,14 +69,15 @@ class GameService(MatchRecords):
     ) -> None:
         super().__init__(store, clock, engines)
         self.settings = settings
+        self.standings = Standings(store.scores)
 
     async def chat_language(self, chat_id: int) -> str:
-        return await self.store.chat_language(chat_id) or self.settings.default_language
+        return await self.store.prefs.chat_language(chat_id) or self.settings.default_language
 
     async def _speaking(self, person: Person) -> tuple[Person, bool]:
         """`person` in the language he chose in private (else his Telegram one), and
         whether the bot can write to him (he opened its private chat)."""
-        prefs = await self.store.user(person.user_id)
+        prefs = await self.store.prefs.user(person.user_id)
         return dataclasses.replace(person, lang=prefs.lang or person.lang), prefs.started
 
     # -- lobby ----------------------------------------------------------------------
@@ -205,7 +208,6 @@ class GameService(MatchRecords):
         assert current is not None and change is not None
         entries = list(change.entries)
         events.moved(current, entries, "human")
-        await self._count_and_rate_if_over(current)
         return Played(current, entries)
 
     async def leave(self, chat_id: int, thread_id: int | None, person: Person) -> Current:
@@ -287,7 +289,7 @@ class GameService(MatchRecords):
         """The bot was removed from the group (or may not write there): every game of it
         ends at once; the matches abandoned."""
         abandoned = []
-        for thread_id in await self.store.game_threads(chat_id):
+        for thread_id in await self.store.games.game_threads(chat_id):
             with contextlib.suppress(BrokenGameError):
                 current = await self.abandon(chat_id, thread_id)
                 if current is not None:
@@ -297,7 +299,7 @@ class GameService(MatchRecords):
     async def name_topic(self, chat_id: int, thread_id: int, name: str) -> None:
         """A forum topic was created or renamed: its game's private messages name it (and
         those of games opened there later)."""
-        await self.store.set_topic_name(chat_id, thread_id, name)
+        await self.store.prefs.set_topic_name(chat_id, thread_id, name)
 
         with contextlib.suppress(BrokenGameError):
             await self._change(chat_id, thread_id, lambda m, _: chats.name_topic(m, name))
@@ -307,8 +309,8 @@ class GameService(MatchRecords):
 
         Returns the topics whose games moved (their messages are then brought in line).
         """
-        await self.store.move_chat(old_chat_id, new_chat_id)
-        threads = await self.store.game_threads(new_chat_id)
+        await self.store.migration.move_chat(old_chat_id, new_chat_id)
+        threads = await self.store.games.game_threads(new_chat_id)
 
         for thread_id in threads:
             await self._change(new_chat_id, thread_id, lambda m, _: chats.move_to(m, new_chat_id))
@@ -316,16 +318,16 @@ class GameService(MatchRecords):
 
     async def set_language(self, chat_id: int, lang: str) -> None:
         """/lang in a group: its games speak `lang` from now on, the running ones too."""
-        await self.store.set_chat_language(chat_id, lang)
+        await self.store.prefs.set_chat_language(chat_id, lang)
 
-        for thread_id in await self.store.game_threads(chat_id):
+        for thread_id in await self.store.games.game_threads(chat_id):
             with contextlib.suppress(BrokenGameError):
                 await self._change(chat_id, thread_id, lambda m, _: chats.speak(m, lang))
 
     async def stop_broken(self, chat_id: int, thread_id: int | None) -> None:
         """End a game whose stored state cannot be read (the only way out of it)."""
-        await self.store.drop(chat_id, thread_id)
-        await self.store.settle_due(chat_id, thread_id, None, None)
+        await self.store.games.drop(chat_id, thread_id)
+        await self.store.due.settle_due(chat_id, thread_id, None, None)
 
     # -- deadlines and computer players -------------------------------------------------
 
@@ -344,7 +346,7 @@ class GameService(MatchRecords):
             return None
         if found.match.status == "over":
             # A no-op, unless a process died between the end and its counting.
-            await self._count_and_rate_if_over(found)
+            await self.count_if_over(found)
             return None
         turn = turns.due(found.match, found.game, now)
         if turn is None:
@@ -371,7 +373,6 @@ class GameService(MatchRecords):
         assert changed is not None
         entries = list(change.entries)
         events.moved(changed, entries, turn.by)
-        await self._count_and_rate_if_over(changed)
         return Played(changed, entries)
 
     async def _end_for_silence(
@@ -387,13 +388,8 @@ class GameService(MatchRecords):
         metrics.game_abandoned(changed.match.variant, True)
         return Played(changed)
 
-    # -- the one way a match changes ----------------------------------------------------
+    # -- a finished match's tables ------------------------------------------------------
 
-    async def _count_and_rate_if_over(self, current: Current) -> None:
+    async def count_if_over(self, current: Current) -> None:
         """A finished match counts in its chat's stats and ratings (once, whoever calls)."""
-        lines = scores.stat_lines(current.match, current.game)
-        if lines is None or current.game is None:
-            return
-        match = current.match
-        await self.store.add_to_stats(match.chat_id, match.id, lines)
-        await ratings.rate_once(self.store, match, current.game)
+        await self.standings.count(current)

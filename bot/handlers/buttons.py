@@ -15,13 +15,13 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.game import hints, rulebook
+from bot.game.errors import BrokenGameError, ConflictError
 from bot.game.outcomes import Refusal
 from bot.game.records import Current
 from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
 from bot.render.ends import EndName
 from bot.storage.models import practice_chat
-from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, keyboards, press_texts, texts
 from bot.telegram import callbacks as cb
 from bot.telegram.hint_texts import hint_line
@@ -252,9 +252,9 @@ async def _hint(
         raise Refusal("practice_only")
     if game.turn != seat:
         raise Refusal("hint_not_now")
-    store = deps(context).store
+    memory = deps(context).memory
     where = (match.chat_id, match.thread_id, match.id, game.version)
-    line = await store.shown_hint(*where)
+    line = await memory.shown_hint(*where)
     if line is None:  # worked out once a move: asking again costs nothing
         hint = await asyncio.to_thread(
             hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
@@ -262,7 +262,7 @@ async def _hint(
         # The ends as its buttons name them.
         named = keyboards.end_names_for(view_for(game, seat))
         names = {end: name.text for end, name in named.items()}
-        line = await store.note_hint(*where, hint_line(tr, hint, names))
+        line = await memory.note_hint(*where, hint_line(tr, hint, names))
     await api.answer(query, line, alert=True)
 
 

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from telegram import Message, Update
 from telegram.ext import ContextTypes
 
-from bot.game import forfeits, ratings, rulebook
+from bot.game import forfeits, rulebook
+from bot.game.errors import BrokenGameError, GameLostError
 from bot.game.outcomes import Refusal
 from bot.handlers import notify, repeats
 from bot.handlers.common import (
@@ -26,7 +27,6 @@ from bot.handlers.common import (
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.render import board_text
 from bot.storage.models import Match
-from bot.storage.store import BrokenGameError, GameLostError
 from bot.telegram import api, clock_texts, command_texts, endings, keyboards, rating_texts, texts
 from engine import VARIANTS, StateError, to_record, unpack, view_for
 
@@ -39,10 +39,10 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     d = deps(context)
-    prefs = await d.store.user(user.id)
+    prefs = await d.memory.user(user.id)
     if not prefs.started:
         prefs.started = True
-        await d.store.save_user(user.id, prefs)
+        await d.memory.save_user(user.id, prefs)
     tr = await language_for(update, context)
     if is_group(chat):
         await repeats.answer(update, context, tr, "help", texts.help_text(tr))
@@ -79,7 +79,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     d = deps(context)
     thread_id = thread_of(message)
     seat = None  # a creator the bot can write to takes seat 1 at once
-    if not shown_name(user) and (await d.store.user(user.id)).started:
+    if not shown_name(user) and (await d.memory.user(user.id)).started:
         seat = 1
     topic = await _topic_name(context, message, chat.id, thread_id)
     game_id, calls = await notify.prepare(context, chat.id, thread_id, user.id)
@@ -142,10 +142,10 @@ async def _open_practice(
     if user is None or chat is None:
         return
     d = deps(context)
-    prefs = await d.store.user(user.id)
+    prefs = await d.memory.user(user.id)
     if not prefs.started:  # he wrote to the bot: it may write to him
         prefs.started = True
-        await d.store.save_user(user.id, prefs)
+        await d.memory.save_user(user.id, prefs)
     current, created = await d.service.new_game(
         chat.id, None, person(user, 1, tr.lang), variant, ""
     )
@@ -159,8 +159,7 @@ async def _open_practice(
 
 async def _shown_at(context: ContextTypes.DEFAULT_TYPE, match: Match) -> int | None:
     """The message showing the match in its chat (its board, else its lobby), if any."""
-    shown, _ = await deps(context).store.read_delivery(match.chat_id, match.thread_id, 0)
-    record = shown.value
+    record = await deps(context).memory.group_shown(match.chat_id, match.thread_id)
     if record is None or record.game_id != match.id:
         return None
     return record.board.message_id or record.lobby_message_id
@@ -182,7 +181,7 @@ async def _topic_name(
     (every message in a topic answers it, unless it answers another one)."""
     if thread_id is None:
         return ""
-    stored = await deps(context).store.topic_name(chat_id, thread_id)
+    stored = await deps(context).memory.topic_name(chat_id, thread_id)
     if stored:
         return stored
     root = message.reply_to_message
@@ -300,11 +299,11 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    lines = await deps(context).store.stats(chat.id)
+    lines = await deps(context).service.standings.stats(chat.id)
     if not lines:
         await repeats.answer(update, context, tr, "stats", rating_texts.no_stats(tr))
         return
-    found = await ratings.chat_ratings(deps(context).store, chat.id)
+    found = await deps(context).service.standings.ratings(chat.id)
     await repeats.answer(update, context, tr, "stats", rating_texts.stats_text(tr, lines, found))
 
 
@@ -314,7 +313,7 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    found = await ratings.chat_ratings(deps(context).store, chat.id)
+    found = await deps(context).service.standings.ratings(chat.id)
     await repeats.answer(update, context, tr, "top", rating_texts.top_text(tr, found))
 
 
@@ -334,9 +333,9 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await d.service.set_language(chat.id, choice)
     else:
-        prefs = await d.store.user(user.id)
+        prefs = await d.memory.user(user.id)
         prefs.lang = choice
-        await d.store.save_user(user.id, prefs)
+        await d.memory.save_user(user.id, prefs)
     await reply(update, translator(choice)(command_texts.LANGUAGE_SET))
 
 
@@ -346,7 +345,7 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     tr = await language_for(update, context)
     thread_id = thread_of(message)
-    packed = await deps(context).store.last_record(chat.id, thread_id)
+    packed = await deps(context).memory.last_record(chat.id, thread_id)
     try:
         record = None if packed is None else to_record(unpack(packed))
     except StateError:

@@ -12,11 +12,11 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.delivery.scheduler import Delivery
+from bot.game.memory import Memory
 from bot.game.people import Person
 from bot.game.service import GameService
 from bot.i18n import Translator, normalize, translator
 from bot.settings import Settings
-from bot.storage.store import Store
 from bot.telegram import api, texts
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ class Deps:
     """The application's services, kept in `application.bot_data["deps"]`."""
 
     settings: Settings
-    store: Store
+    memory: Memory
     service: GameService
     delivery: Delivery
 
@@ -97,7 +97,7 @@ async def language_for(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Tr
     if chat is not None and is_group(chat):
         return translator(await d.service.chat_language(chat.id))
     if user is not None:
-        prefs = await d.store.user(user.id)
+        prefs = await d.memory.user(user.id)
         return translator(prefs.lang or normalize(user.language_code, d.settings.default_language))
     return translator(d.settings.default_language)
 

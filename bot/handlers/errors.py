@@ -9,9 +9,9 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot import metrics
+from bot.game.errors import BrokenGameError, ConflictError
 from bot.handlers.common import deps, language_for, reply
 from bot.i18n import translator
-from bot.storage.store import BrokenGameError, ConflictError
 from bot.telegram import api, texts
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ share one slot: they can be read together (MGET) and changed by one script. The
 call budget's keys share the tag `{budget}` for the same reason. The due index and
 the heartbeats are single keys, each only ever used alone. Two chats' keys are in two
 slots (perhaps on two nodes): nothing may touch both in one command or script (see
-`Store.move_chat`).
+`Migration.move_chat`).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Keys:
         return f"{self._chat(chat_id)}:counted"
 
     def ratings(self, chat_id: int, variant: str) -> str:
-        """The chat's ratings of one variant (a hash by user id; no TTL, see Store.add_ratings)."""
+        """The chat's ratings of one variant (a hash by user id; no TTL, see Scores.add_ratings)."""
         return f"{self._chat(chat_id)}:rating:{variant}"
 
     def rating_seen(self, chat_id: int, variant: str) -> str:

@@ -12,7 +12,7 @@ The first release kept a chat's game and what its messages showed in one record,
 `ChatGame`, with no `format` field, under the same key as this release's `Match`.
 During a rolling deploy (and after it, for games nobody touched since) this
 release meets such records: `split` turns one into a `Match` and the delivery
-records, which the store writes back in its place (see `Store.read_match`). This
+records, which the store writes back in its place (see `Migration.upgrading`). This
 release never writes format 1; a first-release process that meets a record of
 this release says the game is damaged and leaves it alone.
 """

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from enum import Enum
 
-from bot.storage.store import GAME_TTL, Store
+from redis.asyncio import Redis
+
+from bot.storage.common import GAME_TTL
+from bot.storage.keys import Keys
 
 MAX_SUBSCRIBERS = 50
 SUBSCRIPTION_TTL = 365 * 24 * 3600
@@ -41,9 +44,9 @@ class Subscribed(Enum):
 
 
 class Subscriptions:
-    def __init__(self, store: Store) -> None:
-        self.redis = store.redis
-        self.keys = store.keys
+    def __init__(self, redis: Redis, keys: Keys) -> None:
+        self.redis = redis
+        self.keys = keys
         self._subscribe = self.redis.register_script(SUBSCRIBE)
 
     async def subscribe(

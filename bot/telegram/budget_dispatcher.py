@@ -35,7 +35,7 @@ from telegram.error import TelegramError
 
 from bot import metrics
 from bot.logs import event
-from bot.storage.store import Store
+from bot.storage.budget import BudgetStore
 from bot.telegram.call_priority import (
     GROUP_WINDOW,
     Priority,
@@ -92,7 +92,7 @@ class BudgetDispatcher:
         self.per_second = per_second
         self.group_per_minute = group_per_minute
         self.clock = clock
-        self.store: Store | None = None  # set once Redis is connected (until then: no limit)
+        self.store: BudgetStore | None = None  # set once Redis is connected (until then: no limit)
         # Each class's waiters, the one waiting longest first.
         self._queues: dict[Priority, list[_Waiter]] = {p: [] for p in Priority}
         self._passes: dict[Priority, float] = {p: 0.0 for p in Priority}

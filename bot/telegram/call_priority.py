@@ -5,7 +5,7 @@ answer in it count in the same window. Answers to people come first there: board
 lobbies and notices never take the last few calls of the minute (`GROUP_HEADROOM`),
 so an answer finds room at once however busy the chat's games are, and a board
 waits while the minute is that full. (The delivery layer paces the boards from the
-same window, `Store.group_calls`, so that they wait before they are drawn.)
+same window, `BudgetStore.group_calls`, so that they wait before they are drawn.)
 """
 
 from __future__ import annotations

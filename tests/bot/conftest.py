@@ -36,7 +36,8 @@ from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match, Seat
-from bot.storage.store import LOST, Store
+from bot.storage.store import Store
+from bot.storage.stored import LOST
 from bot.telegram import keyboards
 from bot.telegram.texts import REFUSALS
 from engine import End, Game, Tile, pack, unpack, view_for
@@ -299,10 +300,10 @@ class Harness:
         return found
 
     async def snapshot(self, chat: int, thread_id: int | None = None) -> Snapshot | None:
-        match = await self.store.load(chat, thread_id)
+        match = await self.store.games.load(chat, thread_id)
         if match is None:
             return None
-        group, hands = await self.store.read_delivery(chat, thread_id, len(match.seats))
+        group, hands = await self.store.games.read_delivery(chat, thread_id, len(match.seats))
         fresh = GroupDelivery(game_id=match.id)
         shown = (
             group.value if group.value is not None and group.value.game_id == match.id else fresh
@@ -321,12 +322,12 @@ class Harness:
         """Change the stored match as a test needs it (a position, a deadline)."""
         key = self.store.keys.game(chat, thread_id)
         while True:
-            stored = await self.store.read_match(chat, thread_id)
+            stored = await self.store.games.read_match(chat, thread_id)
             assert stored.value is not None
             match = stored.value
             apply(match)
             match.rev += 1
-            if await self.store.write(key, stored, match) is not LOST:
+            if await self.store.games.write(key, stored, match) is not LOST:
                 return match
 
     async def raw(self, chat: int, thread_id: int | None = None) -> bytes | None:
@@ -493,7 +494,7 @@ class Harness:
 
         match = await self.store_change(chat, thread_id, apply)
         if match.deadline is not None:
-            await self.store.note_due(chat, thread_id, match.deadline)
+            await self.store.due.note_due(chat, thread_id, match.deadline)
         await self.sync(chat, thread_id)
         return await self.game(chat, thread_id)
 
@@ -523,7 +524,7 @@ class Harness:
             match.deadline = now
 
         await self.store_change(chat, thread_id, apply)
-        await self.store.note_due(chat, thread_id, now)
+        await self.store.due.note_due(chat, thread_id, now)
 
         async def final() -> Snapshot | None:
             found = await self.game(chat, thread_id)

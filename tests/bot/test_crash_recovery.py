@@ -40,7 +40,7 @@ async def claim_then_die(h: Harness, table: Table, owner: str, *, group: bool) -
             shown.claim = claim
             return shown
 
-        await h.store.change(key, GroupDelivery, claimed_board)
+        await h.store.games.change(key, GroupDelivery, claimed_board)
     else:
         key = h.store.keys.hand(table.chat, None, 0)
 
@@ -49,7 +49,7 @@ async def claim_then_die(h: Harness, table: Table, owner: str, *, group: bool) -
             shown.claim = claim
             return shown
 
-        await h.store.change(key, HandDelivery, claimed_hand)
+        await h.store.games.change(key, HandDelivery, claimed_hand)
     await h.store_change(table.chat, None, apply)
     return engine_game
 
@@ -74,7 +74,7 @@ async def test_a_hand_a_dead_process_claimed_is_sent_by_the_next_sync(h: Harness
 async def test_a_hand_a_running_process_is_sending_is_not_sent_twice(h: Harness) -> None:
     table = await h.table("fives")
     andrey = table.users[0]
-    await h.store.heartbeat(ALIVE, 30)
+    await h.store.heartbeats.heartbeat(ALIVE, 30)
     try:
         engine_game = await claim_then_die(h, table, ALIVE, group=False)
         await h.sync(table.chat)
@@ -106,7 +106,7 @@ async def test_a_board_edit_a_dead_process_claimed_is_made_at_once(h: Harness) -
 async def test_a_board_edit_under_way_elsewhere_is_left_to_its_process(h: Harness) -> None:
     table = await h.table("fives")
     h.clock.advance(60)
-    await h.store.heartbeat(ALIVE, 30)
+    await h.store.heartbeats.heartbeat(ALIVE, 30)
     try:
         engine_game = await claim_then_die(h, table, ALIVE, group=True)
         await h.sync(table.chat)
@@ -118,20 +118,20 @@ async def test_a_board_edit_under_way_elsewhere_is_left_to_its_process(h: Harnes
 
 
 async def test_a_process_is_alive_while_it_beats(h: Harness) -> None:
-    mine = Liveness(h.store, ttl=0.5)
-    other = Liveness(h.store, ttl=0.5)
+    mine = Liveness(h.store.heartbeats, ttl=0.5)
+    other = Liveness(h.store.heartbeats, ttl=0.5)
     assert mine.process_id != other.process_id
-    assert not await other.alive(mine.process_id)  # never beat
+    assert not await other.heartbeats.alive(mine.process_id)  # never beat
     mine.start()
     try:
         await asyncio.sleep(0.1)
-        assert await other.alive(mine.process_id)
+        assert await other.heartbeats.alive(mine.process_id)
         await asyncio.sleep(1.0)  # longer than its key lives: only the beating keeps it
-        assert await other.alive(mine.process_id)
+        assert await other.heartbeats.alive(mine.process_id)
     finally:
         await mine.stop()
     await asyncio.sleep(0.7)
-    assert not await other.alive(mine.process_id)
+    assert not await other.heartbeats.alive(mine.process_id)
     assert await mine.alive(mine.process_id)  # a process knows it runs without asking
 
 
@@ -161,17 +161,17 @@ async def test_a_game_finished_just_before_dying_is_still_counted(h: Harness) ->
         return await h.store.redis.zscore(due_key, game_key) is None
 
     await h.until(swept, "nothing left to do")
-    counted = await h.store.stats(table.chat)
+    counted = await h.store.scores.stats(table.chat)
     assert len(counted) == 2
     # As if the process died between the last move and counting the game: only the
     # safety net it noted before the move is left.
     await h.store.redis.delete(keys.stats(table.chat), keys.counted(table.chat))
-    await h.store.note_due(table.chat, None, h.clock())
+    await h.store.due.note_due(table.chat, None, h.clock())
 
     async def recounted() -> bool:
-        return await h.store.stats(table.chat) == counted
+        return await h.store.scores.stats(table.chat) == counted
 
     await h.until(recounted, "the game counted again")
-    await h.store.note_due(table.chat, None, h.clock())  # and never twice
+    await h.store.due.note_due(table.chat, None, h.clock())  # and never twice
     await h.until(swept, "the sweeper looked again")
-    assert await h.store.stats(table.chat) == counted
+    assert await h.store.scores.stats(table.chat) == counted

@@ -248,7 +248,7 @@ async def test_two_processes_share_one_budget(h: Harness, redis_url: str) -> Non
     for _ in range(2):
         client = Redis.from_url(redis_url)
         budget = CallBudget(30, 20)
-        budget.store = Store(client, Keys(h.key_prefix))
+        budget.store = Store(client, Keys(h.key_prefix)).budget
         bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
         await bot.initialize()
         clients.append(client)
@@ -291,7 +291,7 @@ async def test_an_answer_finds_room_in_a_minute_the_boards_filled(
     group = h.group(andrey)
     client = Redis.from_url(redis_url)
     budget = CallBudget(30, 20)
-    budget.store = Store(client, Keys(h.key_prefix))
+    budget.store = Store(client, Keys(h.key_prefix)).budget
     bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
     await bot.initialize()
     try:

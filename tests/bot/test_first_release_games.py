@@ -19,9 +19,10 @@ from redis.asyncio import Redis
 from bot.game.options import LobbyAction
 from bot.game.people import Person
 from bot.game.service import GameService
+from bot.storage.errors import GameLostError, NewerGameError
 from bot.storage.legacy import first_release
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match
-from bot.storage.store import GameLostError, NewerGameError, parse_match
+from bot.storage.stored import parse_match
 from engine import Game, pack
 from tests.bot.test_stored_games import (  # the same fixtures and the same playing on
     Clock,
@@ -132,7 +133,7 @@ async def test_a_first_release_game_is_upgraded_and_plays_on(
     clock.now = max(clock.now, (current.match.deadline or clock.now) - 1)
     final, actions = await play_to_the_end(service, clock, current, random.Random(name))
     assert actions >= 1 and final.game is not None and final.game.over
-    assert await service.store.last_record(chat, None) == pack(final.game)
+    assert await service.store.games.last_record(chat, None) == pack(final.game)
 
 
 async def test_a_first_release_game_read_by_many_at_once_is_upgraded_once(
@@ -158,7 +159,7 @@ async def test_an_unreadable_game_is_set_aside_once_and_the_chat_starts_anew(
     raw = b'{"id": "oops", "seats": ['
     await redis.set(keys.game(chat, None), raw)
     await redis.set(keys.group(chat, None), b'{"rev": 1}')
-    await service.store.note_due(chat, None, 1.0)
+    await service.store.due.note_due(chat, None, 1.0)
     told: list[tuple[int, int | None]] = []
     service.on_lost = lambda chat_id, thread_id: told.append((chat_id, thread_id))
 
@@ -173,7 +174,7 @@ async def test_an_unreadable_game_is_set_aside_once_and_the_chat_starts_anew(
     assert 0 < await redis.ttl(keys.broken(chat, None)) <= 30 * 24 * 3600
     assert await redis.get(keys.game(chat, None)) is None
     assert await redis.get(keys.group(chat, None)) is None
-    assert await service.store.due_time(chat, None) is None
+    assert await service.store.due.due_time(chat, None) is None
 
     assert await service.current(chat, None) is None
     assert told == [(chat, None)]

@@ -153,9 +153,9 @@ async def test_a_leaver_whose_computer_won_is_last_and_told_so(h: Harness) -> No
     assert "Победитель: Ирина" in told and "Ваше место" not in told
     assert "Ваше место: 1 из 2" in (hand_messages(h, irina)[-1].caption or "")
 
-    stats = await h.store.stats(table.chat)
+    stats = await h.store.scores.stats(table.chat)
     assert (stats[andrey].wins, stats[irina].wins) == (0, 1)
     ranks = ratings.finishing_ranks(snap.match, engine_game)
     assert ranks == [2, 1]
-    lines = await h.store.ratings(table.chat, "fives")
+    lines = await h.store.scores.ratings(table.chat, "fives")
     assert lines[irina].wins == 1 and lines[andrey].wins == 0

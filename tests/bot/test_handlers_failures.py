@@ -9,7 +9,7 @@ import time
 import pytest
 from redis.asyncio import Redis
 
-from bot.storage.store import GameLostError
+from bot.storage.errors import GameLostError
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons, ru
 from tests.fakebotapi import FakeBotApi
 
@@ -139,11 +139,11 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(h: Harness) -> N
     new = h.api.migrate_group(table.chat)
 
     async def moved() -> bool:
-        game = await h.store.load(new, None)
+        game = await h.store.games.load(new, None)
         return game is not None and game.chat_id == new
 
     await h.until(moved, "the game in the new chat")
-    assert await h.store.load(table.chat, None) is None
+    assert await h.store.games.load(table.chat, None) is None
     # The players' keyboards now name the new chat, and the game goes on there.
     await h.wait(
         lambda api: (m := h.hand(andrey)) and m.buttons[0].callback_data.startswith(f"P:{new}:"),
@@ -172,10 +172,12 @@ async def test_a_storage_that_does_not_answer(h: Harness) -> None:
     (a,) = h.people("Андрей")
     group = h.group(a)
     lobby = await h.newgame(a, group)
-    store = h.running[0].deps.store
+    store = h.running[0].deps.service.store
+    owners = [o for o in vars(store).values() if hasattr(o, "redis")]  # each has the client
     working = store.redis
     broken = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
-    store.redis = broken
+    for owner in owners:
+        owner.redis = broken
     try:
         for command in ("/newgame", "/score", "/stats"):
             answer = await h.say(a, group, command)
@@ -188,7 +190,8 @@ async def test_a_storage_that_does_not_answer(h: Harness) -> None:
         sweeper = h.running[0].delivery._sweeper
         assert sweeper is not None and not sweeper.done()
     finally:
-        store.redis = working
+        for owner in owners:
+            owner.redis = working
         await broken.aclose()
     # Back to normal: nothing was lost, nothing crashed.
     assert (await h.say(a, group, "/help")).text.startswith("Домино для групповых чатов")
@@ -219,7 +222,7 @@ async def test_a_pass_under_way_when_the_game_is_set_aside_brings_nothing_back_t
         await h.service.current(table.chat, None)  # sets it aside, as a press would
     finish.set()
     await delivery.idle()
-    assert await h.store.due_time(table.chat, None) is None
+    assert await h.store.due.due_time(table.chat, None) is None
 
 
 async def test_a_broken_stored_game_is_set_aside_said_once_and_a_new_one_starts(
@@ -232,7 +235,7 @@ async def test_a_broken_stored_game_is_set_aside_said_once_and_a_new_one_starts(
     key = h.store.keys.game(table.chat, None)
     broken = b'{"id": "oops", "seats": ['
     await h.store.redis.set(key, broken)
-    await h.store.note_due(table.chat, None, h.clock())
+    await h.store.due.note_due(table.chat, None, h.clock())
     assert ru("game_lost") == (
         "Сохранённую игру этого чата не удалось прочитать, поэтому она закрыта. "
         "Начните новую: /newgame."
@@ -248,7 +251,7 @@ async def test_a_broken_stored_game_is_set_aside_said_once_and_a_new_one_starts(
     )
     assert await h.store.redis.get(h.store.keys.broken(table.chat, None)) == broken
     assert await h.store.redis.get(key) is None
-    assert await h.store.due_time(table.chat, None) is None
+    assert await h.store.due.due_time(table.chat, None) is None
     assert (await h.say(irina, table.chat, "/score")).text == ru("no_game")
 
     # Anyone may start the next game at once (no admin needed, nothing to /stop).

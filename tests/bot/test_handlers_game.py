@@ -57,7 +57,7 @@ async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness)
     assert game.status == "cancelled" and game.deadline is None
 
     async def nothing_due() -> bool:
-        return await h.store.due_time(table.chat, None) is None
+        return await h.store.due.due_time(table.chat, None) is None
 
     await h.until(nothing_due, "nothing due for a stopped game", timeout=15)
     # The hand keyboard is gone too, and a new game can be opened.
@@ -82,7 +82,7 @@ async def test_stop_without_a_game(h: Harness) -> None:
     (a,) = h.people("Андрей")
     group = h.group(a)
     assert (await h.say(a, group, "/stop")).text == ru("no_game")
-    assert await h.store.load(group, None) is None
+    assert await h.store.games.load(group, None) is None
 
 
 async def test_leave_the_lobby_by_command(h: Harness) -> None:
@@ -149,7 +149,7 @@ async def test_stats_and_export_after_a_finished_game(h: Harness) -> None:
     final = h.api.message(table.chat, game.final_message_id or 0)
     assert final.photo is not None and "Игра окончена" in (final.caption or "")
 
-    stats = await h.store.stats(table.chat)
+    stats = await h.store.scores.stats(table.chat)
     assert {user: (line.games, line.name) for user, line in stats.items()} == {
         andrey: (1, "Андрей"),
         irina: (1, "Ирина"),
@@ -162,7 +162,7 @@ async def test_stats_and_export_after_a_finished_game(h: Harness) -> None:
 
     # A game counts once, however often its end is looked at.
     await h.service.run_due(table.chat, None)
-    assert await h.store.stats(table.chat) == stats
+    assert await h.store.scores.stats(table.chat) == stats
 
     sent = h.api.send_text(andrey, table.chat, "/export")
     document = await h.api.wait_message_async(
@@ -191,7 +191,7 @@ async def test_a_record_at_or_below_zero_is_neither_shown_nor_kept(h: Harness) -
     assert standings.record is not None and standings.record < 0
     final = h.api.message(table.chat, snap.group.final_message_id or 0)
     assert "Отрыв" not in (final.caption or "")
-    stats = await h.store.stats(table.chat)
+    stats = await h.store.scores.stats(table.chat)
     assert all(line.best_record is None for line in stats.values())
     answer = await h.say(table.users[0], table.chat, "/stats")
     assert "отрыв" not in answer.text
@@ -202,7 +202,7 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
     andrey, irina = table.users
     first = await h.finish(table.chat, timeout=30)
     final = h.api.message(table.chat, first.final_message_id or 0)
-    stats = await h.store.stats(table.chat)
+    stats = await h.store.scores.stats(table.chat)
     record = stats[andrey].best_record if stats[andrey].wins else stats[irina].best_record
     answer = await h.say(irina, table.chat, "/stats")
     if record is not None:
@@ -231,7 +231,7 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
     table.users = [irina, andrey]
     await table.start()
     await h.finish(table.chat, timeout=30)
-    stats = await h.store.stats(table.chat)
+    stats = await h.store.scores.stats(table.chat)
     assert stats[andrey].games == stats[irina].games == 2
 
 

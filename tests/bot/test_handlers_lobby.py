@@ -29,7 +29,7 @@ async def test_plain_start_greets_and_explains(h: Harness) -> None:
     answer = await h.start_bot(user)
     assert "Привет! Добавьте меня в группу и наберите там /newgame." in answer.text
     assert "/newgame" in answer.text and "/rules" in answer.text
-    assert (await h.store.user(user)).started
+    assert (await h.store.prefs.user(user)).started
 
 
 async def test_start_speaks_english_to_an_english_user(h: Harness) -> None:
@@ -105,7 +105,7 @@ async def test_a_link_to_a_game_that_is_not_there(h: Harness) -> None:
     group = h.group(a, [b])
     answer = await h.start_bot(b, f"j_{group}_0_abcdefgh")
     assert answer.text == ru("game_gone")
-    assert await h.store.load(group, None) is None
+    assert await h.store.games.load(group, None) is None
 
 
 async def test_joining_a_full_lobby_is_refused(h: Harness) -> None:
@@ -182,7 +182,7 @@ async def test_an_unknown_variant_is_refused(h: Harness) -> None:
         "/newgame twolane — Двухполосное домино"
     )
     assert "<code>/newgame fives</code>" in (answer.raw_text or "")  # to copy with a tap
-    assert await h.store.load(group, None) is None
+    assert await h.store.games.load(group, None) is None
 
 
 async def test_a_second_newgame_points_to_the_running_game(h: Harness) -> None:
@@ -218,7 +218,7 @@ async def test_each_forum_topic_has_its_own_game(h: Harness) -> None:
     assert (lobby_one.thread_id, lobby_two.thread_id) == (one, two)
     game_one, game_two = await h.game(group, one), await h.game(group, two)
     assert game_one.id != game_two.id and game_two.variant == "twolane"
-    assert await h.store.load(group, None) is None  # the General topic has none
+    assert await h.store.games.load(group, None) is None  # the General topic has none
 
     # A second /newgame in a topic answers in that topic, pointing to its lobby.
     sent = h.api.send_text(b, group, "/newgame", thread_id=one)
@@ -511,7 +511,7 @@ async def test_lang_in_a_group_sets_the_chats_language(h: Harness) -> None:
     assert (await h.say(a, group, "/lang")).text == "Выберите язык: /lang ru или /lang en"
     assert (await h.say(a, group, "/lang de")).text == "Выберите язык: /lang ru или /lang en"
     assert (await h.say(a, group, "/lang en")).text == "Language: English"
-    assert await h.store.chat_language(group) == "en"
+    assert await h.store.prefs.chat_language(group) == "en"
     assert (await h.say(b, group, "/help")).text.startswith("Dominoes for group chats")
     lobby = await h.newgame(a, group)
     assert "New game: 0 of 4 seats taken" in lobby.content
@@ -530,8 +530,8 @@ async def test_lang_in_private_sets_the_users_language(h: Harness) -> None:
     group = h.group(a, [b])
     await h.start_bot(b)
     assert (await h.say(b, b, "/lang en")).text == "Language: English"
-    assert (await h.store.user(b)).lang == "en"
-    assert await h.store.chat_language(group) is None
+    assert (await h.store.prefs.user(b)).lang == "en"
+    assert await h.store.prefs.chat_language(group) is None
     practice = await h.say(b, b, "/newgame", reply=False)  # a practice lobby, in English
     assert "Practice against the computer" in practice.content
     assert (await h.say(b, group, "/help")).text.startswith("Домино для групповых чатов")

@@ -72,7 +72,7 @@ async def seat_and_start(
 
 async def nothing_due(h: Harness, chat: int) -> None:
     async def settled() -> bool:
-        return await h.store.due_time(chat, None) is None
+        return await h.store.due.due_time(chat, None) is None
 
     await h.until(settled, "nothing due", timeout=15)
 
@@ -251,7 +251,7 @@ async def test_a_leaver_counts_a_game_and_no_win(h: Harness) -> None:
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     await h.finish(table.chat)
     await hands_say(h, [andrey, irina], "Игра окончена.")
-    stats = await h.store.stats(table.chat)
+    stats = await h.store.scores.stats(table.chat)
     assert (stats[andrey].games, stats[andrey].wins, stats[andrey].points) == (1, 0, 0)
     assert stats[irina].games == 1
 
@@ -268,8 +268,8 @@ async def test_games_in_two_topics_are_named_by_their_topics_in_private(h: Harne
     def named(*names: str) -> Callable[[], Awaitable[bool]]:
         async def kept() -> bool:
             found = (
-                await h.store.topic_name(forum, first),
-                await h.store.topic_name(forum, second),
+                await h.store.prefs.topic_name(forum, first),
+                await h.store.prefs.topic_name(forum, second),
             )
             return found == names
 

@@ -10,7 +10,7 @@ import pytest
 from telegram import Bot
 
 from bot.handlers import notify
-from bot.storage.subscriptions import MAX_SUBSCRIBERS, Subscriptions
+from bot.storage.subscriptions import MAX_SUBSCRIBERS
 from bot.telegram.api import Outcome, Result
 from bot.telegram.call_priority import Priority
 from tests.bot.conftest import JOIN, Harness
@@ -81,7 +81,7 @@ async def test_off_stops_the_calls(h: Harness) -> None:
     assert "Больше не зову" in off.text
     again = await subscribe(h, irina, chat, "/notify off")
     assert "и так не звали" in again.text
-    assert await Subscriptions(h.store).subscribers(chat, None) == {}
+    assert await h.store.subscriptions.subscribers(chat, None) == {}
 
     lobby = await h.newgame(andrey, chat)
     assert called_in_lobby(lobby) == 0 and "Позвали" not in lobby.content
@@ -120,7 +120,7 @@ async def test_a_blocked_subscriber_is_dropped(h: Harness) -> None:
     lobby = await h.newgame(andrey, chat)
     assert called_in_lobby(lobby) == 2
     await h.api.wait_message_async(olga, contains=CALL)
-    subscriptions = Subscriptions(h.store)
+    subscriptions = h.store.subscriptions
 
     async def dropped() -> bool:
         return irina not in await subscriptions.subscribers(chat, None)
@@ -135,7 +135,7 @@ async def test_one_who_never_pressed_start_is_told_to(h: Harness) -> None:
     answer = await h.say(irina, chat, "/notify")
     assert "«Запустить»" in answer.text
     assert answer.buttons and answer.buttons[0].url == f"https://t.me/{h.api.bot_username}"
-    assert await Subscriptions(h.store).subscribers(chat, None) == {}
+    assert await h.store.subscriptions.subscribers(chat, None) == {}
     # Typed again, it costs the group at most a short note.
     note = await h.say(andrey, chat, "/notify", reply=False)
     assert note.reply_to == answer.id and "выше" in note.text
@@ -151,13 +151,13 @@ async def test_bad_input_and_private_chats_change_nothing(h: Harness) -> None:
     assert "/notify off" in usage.text
     private = await h.say(andrey, andrey, "/notify")
     assert "в группе" in private.text
-    assert await Subscriptions(h.store).subscribers(chat, None) == {}
+    assert await h.store.subscriptions.subscribers(chat, None) == {}
 
 
 async def test_a_chat_holds_at_most_so_many_subscribers(h: Harness) -> None:
     andrey, irina = await started(h, "Андрей", "Ирина")
     chat = h.group(andrey, [irina])
-    subscriptions = Subscriptions(h.store)
+    subscriptions = h.store.subscriptions
     for user_id in range(1, MAX_SUBSCRIBERS + 1):
         await subscriptions.subscribe(chat, None, 10_000_000 + user_id, "ru")
     full = await h.say(irina, chat, "/notify")
@@ -187,6 +187,6 @@ async def test_calls_go_one_at_a_time_at_the_lowest_priority(
 
     monkeypatch.setattr(notify.api, "send_text", send_text)
     calls = {user_id: "ru" for user_id in range(1, 6)}
-    made = await notify.call_all(h.running[0].app.bot, h.deps.store, match, calls)
+    made = await notify.call_all(h.running[0].app.bot, h.deps.memory, match, calls)
     assert made == 5
     assert seen == [(user_id, Priority.OTHER, False) for user_id in range(1, 6)]

@@ -135,7 +135,7 @@ async def test_a_hint_names_a_legal_move_and_is_counted_once_per_move(h: Harness
     assert re.search("[а-яё]", answer.text.lower()), answer.text
     again = await h.press(user, user, hand.id, hint.callback_data)
     assert again.text == answer.text  # the same move, the same hint
-    assert await h.store.hints_used(user, None, snap.match.id) == 1
+    assert await h.store.hints.hints_used(user, None, snap.match.id) == 1
     after = await h.game(user)
     assert after.version == snap.version and after.match.rev == snap.match.rev  # nothing moved
 
@@ -148,7 +148,7 @@ async def test_a_hint_of_another_move_is_refused(h: Harness) -> None:
     stale = data.replace(f":{snap.version}:", f":{snap.version - 1}:")
     answer = await h.forge(user, user, stale)
     assert answer.show_alert
-    assert await h.store.hints_used(user, None, snap.match.id) == 0
+    assert await h.store.hints.hints_used(user, None, snap.match.id) == 0
 
 
 async def test_group_games_offer_no_hint_and_refuse_a_forged_one(h: Harness) -> None:
@@ -167,7 +167,7 @@ async def test_group_games_offer_no_hint_and_refuse_a_forged_one(h: Harness) -> 
     answer = await h.forge(user, user, forged)
     assert answer.show_alert and "тренировк" in (answer.text or "").lower()
     snap = await h.game(table.chat)
-    assert await h.store.hints_used(table.chat, None, snap.match.id) == 0
+    assert await h.store.hints.hints_used(table.chat, None, snap.match.id) == 0
 
 
 async def test_the_final_table_counts_the_hints_and_no_table_counts_the_game(
@@ -182,7 +182,7 @@ async def test_the_final_table_counts_the_hints_and_no_table_counts_the_game(
     final = h.api.message(user, snap.group.final_message_id)
     found = HINTS_LINE.search(final.content)
     assert found and found.group(2) == "1", final.content
-    assert await h.store.stats(user) == {}
+    assert await h.store.scores.stats(user) == {}
     stats = await h.say(user, user, "/stats")
     assert "нет законченных игр" in stats.content
 

@@ -16,7 +16,8 @@ from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.models import Match
-from bot.storage.store import LOST, Store
+from bot.storage.store import Store
+from bot.storage.stored import LOST
 from engine import Game, pack, unpack
 from tests.bot.conftest import position
 
@@ -44,10 +45,10 @@ async def raw(service: GameService) -> bytes | None:
 async def put(service: GameService, game: Game, **fields: object) -> Match:
     """Store `game` as the running match's engine state (a chosen position)."""
     key = service.store.keys.game(CHAT, None)
-    stored = await service.store.read_match(CHAT, None)
+    stored = await service.store.games.read_match(CHAT, None)
     assert stored.value is not None
     match = stored.value.model_copy(update={"engine": pack(game), **fields})
-    assert await service.store.write(key, stored, match) is not LOST
+    assert await service.store.games.write(key, stored, match) is not LOST
     return match
 
 
@@ -76,7 +77,7 @@ async def test_only_four_of_many_joining_at_once_get_a_seat(service: GameService
     refused = [o for o in outcomes if isinstance(o, Refusal)]
     assert len(refused) == len(crowd) - MAX_SEATS
     assert {r.code for r in refused} == {"lobby_full"}
-    stored = await service.store.load(CHAT, None)
+    stored = await service.store.games.load(CHAT, None)
     assert stored is not None and len(stored.seats) == MAX_SEATS
     assert stored.lobby_rev == MAX_SEATS
 
@@ -104,7 +105,7 @@ async def test_a_double_tap_plays_once(service: GameService) -> None:
     done = [o for o in outcomes if not isinstance(o, BaseException)]
     assert len(done) == 1
     assert {o.code for o in outcomes if isinstance(o, Refusal)} == {"stale_button"}
-    stored = await service.store.load(CHAT, None)
+    stored = await service.store.games.load(CHAT, None)
     assert stored is not None and stored.engine is not None
     assert unpack(stored.engine).version == chosen.version + 1
 
@@ -182,5 +183,5 @@ async def test_a_finished_game_counts_once_even_at_once(service: GameService) ->
         turn += 1
     await put(service, engine_game, status="over", deadline=None)
     await asyncio.gather(*(service.run_due(CHAT, None) for _ in range(6)))
-    stats = await service.store.stats(CHAT)
+    stats = await service.store.scores.stats(CHAT)
     assert {user: line.games for user, line in stats.items()} == {a.user_id: 1, b.user_id: 1}

@@ -108,7 +108,9 @@ def _stack(h: Harness, redis_url: str) -> tuple[Redis, GameService, Delivery]:
     # below plays one turn (a process's own timers run on real time).
     settings = h.settings.model_copy(update={"computer_delay_seconds": 30})
     service = GameService(store, settings, h.clock)
-    delivery = Delivery(h.running[0].app.bot, service, settings, Liveness(store), h.clock)
+    delivery = Delivery(
+        h.running[0].app.bot, service, settings, Liveness(store.heartbeats), h.clock
+    )
     return client, service, delivery
 
 
@@ -198,7 +200,7 @@ async def test_the_sweeper_stops_even_when_its_cancellation_is_swallowed(h: Harn
         raise RuntimeError("not reached in time")
 
     await delivery.stop()
-    delivery.store.take_due = take_due  # type: ignore[method-assign]
+    delivery.due.take_due = take_due  # type: ignore[method-assign]
     delivery.start()
     await asyncio.sleep(0.05)
     await asyncio.wait_for(delivery.stop(), 2)

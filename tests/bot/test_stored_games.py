@@ -25,15 +25,11 @@ from bot.game.people import Person
 from bot.game.records import Current
 from bot.game.service import GameService, Played
 from bot.settings import Settings
+from bot.storage.errors import BrokenGameError, GameLostError, NewerGameError
 from bot.storage.keys import Keys
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match, Note, Seat
-from bot.storage.store import (
-    BrokenGameError,
-    GameLostError,
-    NewerGameError,
-    Store,
-    parse_match,
-)
+from bot.storage.store import Store
+from bot.storage.stored import parse_match
 from engine import ALL_TILES, Game, pack, unpack
 from engine.compact import FORMAT as ENGINE_FORMAT
 
@@ -337,7 +333,7 @@ async def test_a_stored_game_loads_and_plays_on(
         # Nothing is due; the game counts in the stats once; a rematch starts from it.
         assert await service.run_due(chat, thread) is None
         assert await stored_raw(service, stored) == raw_of(name)
-        stats = await service.store.stats(chat)
+        stats = await service.store.scores.stats(chat)
         humans = {seat.user_id for seat in stored.seats if seat.user_id is not None}
         assert set(stats) == humans and all(line.games == 1 for line in stats.values())
         lobby = await service.rematch(chat, thread, stored.id, creator(stored))
@@ -365,9 +361,9 @@ async def test_a_stored_game_loads_and_plays_on(
         )
     assert actions >= (1 if stored.status == "playing" else 5)
     assert final.game is not None and final.game.over
-    record = await service.store.last_record(chat, thread)
+    record = await service.store.games.last_record(chat, thread)
     assert record == pack(final.game)
-    stats = await service.store.stats(chat)
+    stats = await service.store.scores.stats(chat)
     counted = 2 if stored.status == "over" else 1
     humans = {seat.user_id for seat in final.match.seats if seat.user_id is not None}
     assert set(stats) == humans and all(line.games == counted for line in stats.values())
@@ -411,7 +407,7 @@ async def test_an_unreadable_stored_game_is_a_broken_game(raw: bytes, service: G
     chat = -1001000000009
     await service.store.redis.set(service.store.keys.game(chat, None), raw)
     with pytest.raises(BrokenGameError):
-        await service.store.read_match(chat, None)
+        await service.store.games.read_match(chat, None)
     key = service.store.keys.game(chat, None)
     if isinstance(_reading(raw), NewerGameError):
         # A newer release's game (a rolling deploy): left as it is, for its processes.

@@ -35,7 +35,8 @@ from bot.storage.connect import (
 )
 from bot.storage.keys import Keys
 from bot.storage.models import Match
-from bot.storage.store import LOST, Store, Stored
+from bot.storage.store import Store
+from bot.storage.stored import LOST, Stored
 from tests.cluster.conftest import (
     RunningCluster,
     free_port,
@@ -284,13 +285,13 @@ async def test_a_master_found_through_sentinel(tmp_path: Path) -> None:
             await wait_for_redis(client, 5)
             store = Store(client, Keys("test-sentinel"))
             key = store.keys.game(-100123, None)
-            assert await store.write(key, Stored(None, None), a_match()) is not LOST
-            assert await store.write(key, Stored(None, None), a_match()) is LOST
-            stored = await store.read_match(-100123, None)
+            assert await store.games.write(key, Stored(None, None), a_match()) is not LOST
+            assert await store.games.write(key, Stored(None, None), a_match()) is LOST
+            stored = await store.games.read_match(-100123, None)
             assert stored.value == a_match()
-            assert await store.write(key, stored, None) is None
+            assert await store.games.write(key, stored, None) is None
             # It went to the master's database 3.
-            await store.write(key, Stored(None, None), a_match())
+            await store.games.write(key, Stored(None, None), a_match())
             direct = redis.Redis(port=master_port, password="hunter2", db=3)
             try:
                 assert direct.exists(key) == 1

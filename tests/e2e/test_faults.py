@@ -33,7 +33,7 @@ import redis
 
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, Match, Note
-from bot.storage.store import parse_match
+from bot.storage.stored import parse_match
 from engine import Game, Play, replay, summary, unpack, view_for
 from tests.e2e.harness import (
     BotProcess,

@@ -53,7 +53,7 @@ class Stored:
 
 
 async def read(store: Store, chat: int) -> Stored:
-    stored = await store.read_match(chat, None)
+    stored = await store.games.read_match(chat, None)
     match = stored.value
     game = None if match is None or match.engine is None else unpack(match.engine)
     return Stored(chat, stored.raw, match, game)
