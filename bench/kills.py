@@ -41,17 +41,14 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 
-from tests.e2e.harness import (  # noqa: E402
-    BotProcess,
-    bot_environment,
-    export_record,
-    final_message,
-    hand_buttons,
-    open_table,
-)
+from bot.telegram.callbacks import DrawPress, EndPress, PassPress  # noqa: E402
+from tests.e2e.harness import export_record  # noqa: E402
 from tests.e2e.test_faults import Ledger, Press, Storage  # noqa: E402
 from tests.fakebotapi import FakeBotApi, FakeBotApiError  # noqa: E402
 from tests.fakebotapi.views import MessageView  # noqa: E402
+from tests.support.bot_process import BotProcess, bot_environment  # noqa: E402
+from tests.support.buttons import hand_buttons, newest_hand, of_kind, playable  # noqa: E402
+from tests.support.players import final_message, open_table  # noqa: E402
 
 MACHINE_REDIS = "redis://127.0.0.1:6379/0"
 PATIENCE = 6.0  # seconds a person waits for an answer (once the bot is up) before pressing again
@@ -114,17 +111,13 @@ class Person:
             self.pending = None
 
     def _hand(self) -> MessageView | None:
-        for message in reversed(self.api.messages(self.user, from_bot=True)):
-            if hand_buttons(message):
-                return message
-        return None
+        return newest_hand(self.api, self.user)
 
     def _choose(self, message: MessageView) -> str | None:
         buttons = [b for b in hand_buttons(message) if b.callback_data not in self.settled]
-        ends = [b for b in buttons if b.callback_data.startswith("E:")]
-        tiles = [b for b in buttons if b.callback_data.startswith("P:") and b.text.startswith("🟢")]
-        others = [b for b in buttons if b.callback_data.startswith(("D:", "X:"))]
-        for choice in (ends, tiles, others):
+        ends = of_kind(buttons, EndPress)
+        others = of_kind(buttons, DrawPress, PassPress)
+        for choice in (ends, playable(buttons), others):
             if choice:
                 return self.rng.choice(choice).callback_data
         return None
@@ -162,7 +155,7 @@ class Bot:
 
     def start(self, api: FakeBotApi) -> None:
         self.process.start()
-        self.process.wait_ready(api, timeout=60)
+        self.process.wait_ready(timeout=60)
         self.up_since = time.monotonic()
 
     def kill_and_start(self) -> None:

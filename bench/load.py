@@ -44,12 +44,7 @@ import itertools
 import json
 import os
 import random
-import re
-import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -64,12 +59,32 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 
+from bot.game.options import LobbyAction  # noqa: E402
+from bot.telegram.callbacks import (  # noqa: E402
+    DrawPress,
+    EndPress,
+    LayDoublesPress,
+    PassPress,
+    TilePress,
+)
 from engine.variants import VARIANTS  # noqa: E402
 from tests.fakebotapi import FLOOD_METHODS, FakeBotApi  # noqa: E402
 from tests.fakebotapi.views import MessageView  # noqa: E402
+from tests.support.bot_process import BotProcess, bot_environment  # noqa: E402
+from tests.support.buttons import (  # noqa: E402
+    hand_buttons,
+    is_final_table,
+    lobby_button,
+    of_kind,
+    playable,
+    press_of,
+    rematch_button,
+    version_of,
+)
+from tests.support.players import JOIN, PLAYED  # noqa: E402
+from tests.support.redis_server import RedisMissing, RedisServer, free_port  # noqa: E402
+from tests.support.waiting import until_async  # noqa: E402
 
-HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
-JOIN = re.compile("Присоединиться|Join")
 SETUP_TIMEOUT = 600.0
 REMATCH_AFTER = (5.0, 15.0)  # seconds from the final table to Rematch
 START_AFTER = (2.0, 5.0)  # seconds from the rematch lobby to Start
@@ -79,104 +94,6 @@ COMMAND_EVERY = (6.0, 10.0)  # seconds between a forum's commands (--topics)
 # bot.handlers.repeats), /score says something new after every move, and /stop from
 # someone who may not is refused.
 COMMAND_CYCLE = ("/score", "/stop", "/help", "/score", "/stop", "/rules")
-
-
-# -- the servers ---------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class RedisServer:
-    """REDIS_URL if set, else a redis-server of our own (started and stopped here)."""
-
-    def __init__(self) -> None:
-        self.process: subprocess.Popen[bytes] | None = None
-        self.folder: str | None = None
-        self.url = os.environ.get("REDIS_URL", "")
-
-    def start(self) -> RedisServer:
-        if self.url:
-            return self
-        server = shutil.which("redis-server")
-        if server is None:
-            raise SystemExit("load: no REDIS_URL and no redis-server to start")
-        port = free_port()
-        self.folder = tempfile.mkdtemp(prefix="domino-bench-redis-")
-        self.process = subprocess.Popen(
-            [
-                server,
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--dir",
-                self.folder,
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        self.url = f"redis://127.0.0.1:{port}/0"
-        client = redis.Redis.from_url(self.url)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.RedisError:
-                time.sleep(0.05)
-        client.close()
-        return self
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-        if self.folder:
-            shutil.rmtree(self.folder, ignore_errors=True)
-
-
-@dataclass
-class BotProcess:
-    env: dict[str, str]
-    log_path: Path
-    process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> BotProcess:
-        log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot"], env=self.env, cwd=ROOT, stdout=log, stderr=log
-        )
-        return self
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while "is ready" not in self.log_path.read_text(errors="replace"):
-            if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
-                raise SystemExit(
-                    "load: the bot did not start:\n" + self.log_path.read_text()[-3000:]
-                )
-            time.sleep(0.1)
-
-    def cpu_seconds(self) -> float:
-        """User and system CPU time of the process (all its threads)."""
-        assert self.process is not None
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
 
 
 # -- the people -------------------------------------------------------------------------------
@@ -259,19 +176,18 @@ class Driver:
             self._hand(person, view)
             return
         table = self.by_place.get((view.chat_id, view.thread_id))
-        final = any((b.callback_data or "").startswith("RM:") for b in view.buttons)
-        if table is not None and view.photo is not None and final:
+        if table is not None and is_final_table(view):
             self._spawn(self._rematch(table, view))
 
     def _hand(self, person: Person, view: MessageView) -> None:
-        buttons = [b for b in view.buttons if (b.callback_data or "").startswith(HAND_KINDS)]
+        buttons = hand_buttons(view)
         if not buttons:
             return
-        version = int(buttons[0].callback_data.split(":")[4])  # type: ignore[union-attr]
+        version = version_of(buttons[0])
         if (view.message_id, version) in person.handled:
             return
         person.handled.add((view.message_id, version))
-        if any(b.callback_data.startswith(("E:", "MC:")) for b in buttons):  # type: ignore[union-attr]
+        if of_kind(buttons, EndPress, LayDoublesPress):
             return  # a choice keyboard: the press that asked for it goes on by itself
         quick = time.monotonic() - person.pressed_at < 2.0
         delay = self.rng.uniform(0.2, 0.5) if quick else self.rng.uniform(1.0, 3.0)
@@ -304,27 +220,23 @@ class Driver:
         await asyncio.sleep(delay)
         if self.stopping:
             return
-        playable = [
-            b for b in buttons if b.callback_data.startswith("P:") and b.text.startswith("🟢")
-        ]
-        others = [b for b in buttons if b.callback_data.startswith(("D:", "X:"))]
-        choice = self.rng.choice(playable) if playable else (others[0] if others else None)
+        tiles = playable(buttons)
+        others = of_kind(buttons, DrawPress, PassPress)
+        choice = self.rng.choice(tiles) if tiles else (others[0] if others else None)
         if choice is None:
             return
         person.pressed_at = time.monotonic()
         answer = await self.press(person.user, person.user, message_id, choice.callback_data)
         if answer is None or answer[1]:
             return
-        if choice.callback_data.startswith("P:") and not answer[0].startswith(
-            ("Сыграно", "Played")
-        ):
+        if isinstance(press_of(choice), TilePress) and not (answer[0] or "").startswith(PLAYED):
             await self._choose_end(person, message_id)
 
     async def _choose_end(self, person: Person, message_id: int) -> None:
         for _ in range(100):
             await asyncio.sleep(0.1)
             view = self.api.message(person.user, message_id)
-            ends = [b for b in view.buttons if (b.callback_data or "").startswith("E:")]
+            ends = of_kind(view.buttons, EndPress)
             if ends:
                 await asyncio.sleep(self.rng.uniform(0.2, 0.5))
                 person.pressed_at = time.monotonic()
@@ -407,14 +319,11 @@ class Driver:
         )
         table.lobby_id = lobby.message_id
         computers = 4 - len(table.people)
-        level = "ce" if self.args.computers == "easy" else "cs"
+        level = LobbyAction.ADD_EASY if self.args.computers == "easy" else LobbyAction.ADD_STRONG
         for _ in range(computers):
-            data = next(
-                b.callback_data
-                for b in lobby.buttons
-                if (b.callback_data or "").split(":")[2:3] == [level]
-            )
-            await self.press(creator, table.group, lobby.message_id, data)
+            button = lobby_button(lobby, level)
+            assert button is not None and button.callback_data is not None
+            await self.press(creator, table.group, lobby.message_id, button.callback_data)
         for person in table.people:
             before = len(api.messages(person.user, from_bot=True))
             await asyncio.to_thread(
@@ -429,16 +338,9 @@ class Driver:
         creator = table.people[0].user
         for _ in range(50):
             lobby = self.api.message(table.group, lobby_id)
-            start = next(
-                (
-                    b.callback_data
-                    for b in lobby.buttons
-                    if (b.callback_data or "").split(":")[2:3] == ["st"]
-                ),
-                None,
-            )
-            if start is not None:
-                answer = await self.press(creator, table.group, lobby_id, start)
+            start = lobby_button(lobby, LobbyAction.START)
+            if start is not None and start.callback_data is not None:
+                answer = await self.press(creator, table.group, lobby_id, start.callback_data)
                 if answer is not None and not answer[1]:
                     table.games_started += 1
                     table.started_at = time.monotonic()
@@ -452,9 +354,9 @@ class Driver:
         await asyncio.sleep(self.rng.uniform(*REMATCH_AFTER))
         if self.stopping:
             return
-        data = next(
-            b.callback_data for b in final.buttons if (b.callback_data or "").startswith("RM:")
-        )
+        rematch = rematch_button(final)
+        assert rematch is not None and rematch.callback_data is not None
+        data = rematch.callback_data
         seen = {m.message_id for m in self.api.messages(table.group, from_bot=True)}
         answer = await self.press(table.people[0].user, table.group, final.message_id, data)
         if answer is None or answer[1]:
@@ -474,13 +376,7 @@ class Driver:
         await self._start(table, lobby.message_id)
 
     async def _until(self, check: Any, what: str, timeout: float = SETUP_TIMEOUT) -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = check()
-            if value:
-                return value
-            await asyncio.sleep(0.1)
-        raise SystemExit(f"load: {what} did not come within {timeout:.0f} s")
+        return await until_async(check, what, timeout, every=0.1)
 
 
 # -- the figures --------------------------------------------------------------------------------
@@ -651,7 +547,13 @@ def figures(events: list[dict[str, Any]], start: float, end: float) -> dict[str,
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="domino-load-"))
-    redis_server = RedisServer().start()
+    redis_url = os.environ.get("REDIS_URL", "")  # else a redis-server of our own
+    try:
+        redis_server = None if redis_url else RedisServer().start()
+    except RedisMissing:
+        raise SystemExit("load: no REDIS_URL and no redis-server to start") from None
+    if redis_server is not None:
+        redis_url = redis_server.url
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     api = FakeBotApi(
         group_limit_per_minute=20,
@@ -661,16 +563,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     bots: list[BotProcess] = []
     balancer = None
     try:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "REDIS_"))}
-        env.update(
-            TELEGRAM_BOT_TOKEN=api.token,
-            TELEGRAM_API_URL=api.url,
-            REDIS_URL=redis_server.url,
-            KEY_PREFIX=prefix,
+        # The bot's own pacing (quick=False): what players of a real deployment meet.
+        env = bot_environment(
+            api,
+            redis_url,
+            prefix,
+            quick=False,
             OVERALL_MAX_RATE=str(args.budget),
             LOG_FORMAT="json",
-            LOG_LEVEL="INFO",
-            PYTHONPATH=str(ROOT),
         )
         if args.processes > 1:
             from tests.fakebotapi.balancer import Balancer
@@ -686,11 +586,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     WEBHOOK_LISTEN="127.0.0.1",
                     WEBHOOK_SECRET=secret,
                 )
-                bots.append(BotProcess(bot_env, work / f"bot{number}.log").start())
+                bots.append(BotProcess(bot_env, work / f"bot{number}.log", cwd=ROOT).start())
         else:
-            bots.append(BotProcess(env, work / "bot0.log").start())
+            bots.append(BotProcess(env, work / "bot0.log", cwd=ROOT).start())
         for bot in bots:
-            bot.wait_ready()
+            bot.wait_ready(timeout=60)
 
         driver = Driver(api, args, seed=args.seed)
         driver.add_tables(args.games)
@@ -698,8 +598,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.gather(*(driver.open(table) for table in driver.tables))
         setup_seconds = time.monotonic() - set_up
 
-        client = redis.Redis.from_url(redis_server.url)
-        counter = CommandCounter(redis_server.url).start()
+        client = redis.Redis.from_url(redis_url)
+        counter = CommandCounter(redis_url).start()
         await asyncio.sleep(0.5)
         counter.counting = True
         commands_before = redis_commands(client)
@@ -761,7 +661,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if balancer is not None:
             balancer.stop()
         api.stop()
-        redis_server.stop()
+        if redis_server is not None:
+            redis_server.remove()
     events = read_events([bot.log_path for bot in bots])
     found = figures(events, start_epoch, end_epoch)
     moves = max(found["moves"], 1)

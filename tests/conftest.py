@@ -1,35 +1,41 @@
-"""Fixtures shared by the whole suite: a real Redis server, with a key prefix per test."""
+"""Fixtures shared by the whole suite: a real Redis server, with a key prefix per test;
+and the tiers' markers, given by folder."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 import redis
 from redis.asyncio import Redis
 
-MACHINE_REDIS = ("127.0.0.1", 6379)
+from tests.support.redis_server import RedisMissing, RedisServer, answers
+
+# With PYTHONDONTWRITEBYTECODE set, each xdist worker would compile (and assert-rewrite)
+# bot/, engine/ and the tests anew on every run: some 20 s of CPU a worker, most of the fast
+# tier's time on two cores. The caches go to __pycache__/ (ignored by git); the bot
+# processes the e2e tests start read them too.
+sys.dont_write_bytecode = False
+
+MACHINE_REDIS_PORT = 6379  # on 127.0.0.1
+TESTS = Path(__file__).resolve().parent
+# Folder -> marker: `-m "not e2e and not cluster"` is the fast tier.
+FOLDER_MARKERS = {"e2e": "e2e", "cluster": "cluster"}
 
 
-def _answers(host: str, port: int) -> bool:
-    try:
-        client = redis.Redis(host=host, port=port, socket_connect_timeout=0.5)
-        return bool(client.ping())
-    except redis.RedisError:
-        return False
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            folder = item.path.resolve().relative_to(TESTS).parts[0]
+        except ValueError:  # not under tests/
+            continue
+        marker = FOLDER_MARKERS.get(folder)
+        if marker is not None:
+            item.add_marker(marker)
 
 
 @pytest.fixture(scope="session")
@@ -38,28 +44,15 @@ def redis_url() -> Iterator[str]:
     if os.environ.get("TEST_REDIS_URL"):
         yield os.environ["TEST_REDIS_URL"]
         return
-    if _answers(*MACHINE_REDIS):
+    if answers(MACHINE_REDIS_PORT):
         yield "redis://127.0.0.1:6379/0"
         return
-    server = shutil.which("redis-server")
-    if server is None:
+    try:
+        server = RedisServer(start_timeout=10).start()
+    except RedisMissing:
         pytest.fail("no Redis at 127.0.0.1:6379 and no redis-server to start one")
-    port = _free_port()
-    folder = tempfile.mkdtemp(prefix="domino-redis-")
-    process = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while not _answers("127.0.0.1", port):
-        if time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("the test Redis server did not start")
-        time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    process.terminate()
-    process.wait(timeout=10)
-    shutil.rmtree(folder, ignore_errors=True)
+    yield server.url
+    server.remove()
 
 
 @pytest.fixture

@@ -38,12 +38,21 @@ from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match, Seat
 from bot.storage.store import Store
 from bot.storage.stored import LOST
+from bot.telegram import callbacks as cb
 from bot.telegram import keyboards
 from bot.telegram.texts import REFUSALS
 from engine import End, Game, Tile, pack, unpack, view_for
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, MessageView
+from tests.support.buttons import (
+    PLAYABLE_MARK,
+    hand_buttons,
+    lobby_button,
+    of_kind,
+    press_of,
+    version_of,
+)
+from tests.support.waiting import until_async
 
-HAND_KINDS = ("P:", "E:", "D:", "X:", "M:", "MC:", "B:")
 JOIN = re.compile("Присоединиться|Join")
 
 
@@ -369,10 +378,9 @@ class Harness:
     ) -> CallbackAnswer:
         """Press the lobby button of `action` (ce, cs, v, t, tm, lv, st, cx) as it is now."""
         current = self.api.message(chat, lobby.id)
-        for button in current.buttons:
-            data = button.callback_data or ""
-            if data.startswith("L:") and data.split(":")[2] == action:
-                return await self.press(user, chat, lobby.id, data)
+        found = lobby_button(current, cb.LOBBY_ACTIONS[action], value=None)
+        if found is not None and found.callback_data is not None:
+            return await self.press(user, chat, lobby.id, found.callback_data)
         raise AssertionError(f"no lobby button {action}: {current.describe_buttons()}")
 
     async def lobby_settled(self, chat: int, thread_id: int | None = None) -> Snapshot:
@@ -421,14 +429,7 @@ class Harness:
         self, check: Callable[[], Any], what: str, timeout: float = 10, every: float = 0.02
     ) -> Any:
         """Await the async `check` until it returns something truthy."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = await check()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{what}: not within {timeout} s\n{self.api.dump(30)}")
-            await asyncio.sleep(every)
+        return await until_async(check, what, timeout, every, context=lambda: self.api.dump(30))
 
     # -- hands and positions --------------------------------------------------------
 
@@ -445,7 +446,7 @@ class Harness:
         def found(api: FakeBotApi) -> MessageView | None:
             for message in reversed(api.messages(user, from_bot=True)):
                 buttons = hand_buttons(message)
-                if buttons and all(_version(b.callback_data) == version for b in buttons):
+                if buttons and all(version_of(b) == version for b in buttons):
                     return message
             return None
 
@@ -457,14 +458,15 @@ class Harness:
         that fits, choosing the first end offered, or else Draw or Pass)."""
         hand = await self.hand_for(user, version)
         buttons = hand_buttons(hand)
-        playable = [b for b in buttons if b.text.startswith("🟢")]
-        choice = (playable or [b for b in buttons if b.callback_data.startswith(("D:", "X:"))])[0]
+        fitting = [b for b in buttons if b.text.startswith(PLAYABLE_MARK)]
+        choice = (fitting or of_kind(buttons, cb.DrawPress, cb.PassPress))[0]
         answer = await self.press(user, user, hand.id, choice.callback_data)
         assert not answer.show_alert, answer
         if answer.text == "К какому концу?":
             ends = await self.wait(
                 lambda api: (
-                    (m := api.message(user, hand.id)).buttons[0].callback_data.startswith("E:")
+                    (m := api.message(user, hand.id))
+                    and isinstance(press_of(m.buttons[0]), cb.EndPress)
                     and m
                 ),
                 "the ends",
@@ -611,16 +613,6 @@ def ru(code: str) -> str:
 
 def en(code: str) -> str:
     return REFUSALS[code]
-
-
-def hand_buttons(message: MessageView) -> list[Any]:
-    return [
-        b for b in message.buttons if b.callback_data and b.callback_data.startswith(HAND_KINDS)
-    ]
-
-
-def _version(data: str | None) -> int:
-    return int((data or "").split(":")[4])
 
 
 def tiles(text: str) -> list[Tile]:

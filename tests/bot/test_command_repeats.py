@@ -46,6 +46,7 @@ async def test_ten_scores_cost_two_calls_and_the_board_goes_on(h: Harness) -> No
     assert [(m.text, m.reply_to) for m in later] == [(NOTE, again.id)]
 
 
+@pytest.mark.timing
 async def test_after_the_window_the_command_answers_anew(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,7 @@ import asyncio
 import re
 import time
 
+import pytest
 from redis.asyncio import Redis
 from telegram.ext import ExtBot
 
@@ -218,6 +219,7 @@ async def test_a_burst_of_new_games_queues_for_storage_instead_of_failing(h: Har
 # 9 -----------------------------------------------------------------------------------
 
 
+@pytest.mark.timing
 async def test_due_games_are_worked_on_side_by_side(h: Harness) -> None:
     tables: list[Table] = []
     for _ in range(8):
@@ -237,6 +239,7 @@ async def test_due_games_are_worked_on_side_by_side(h: Harness) -> None:
 # 10 ----------------------------------------------------------------------------------
 
 
+@pytest.mark.timing
 async def test_two_processes_share_one_budget(h: Harness, redis_url: str) -> None:
     """Two bot processes on one token and one Redis: together they keep to the token's
     calls a second, however much each of them has to send."""

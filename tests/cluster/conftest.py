@@ -1,18 +1,15 @@
 """A real Redis Cluster for the tests: three masters on 127.0.0.1, started once a session.
 
-Each node is `redis-server --cluster-enabled yes` in a folder of its own; `redis-cli
---cluster create` gives the three of them the 16384 slots. The tests are skipped only
-if redis-server (or the redis-cli beside it) is not installed.
+Each node is `redis-server --cluster-enabled yes` in a folder of its own (started by
+tests/support/redis_server.py); `redis-cli --cluster create` gives the three of them the
+16384 slots. Without redis-server (or the redis-cli beside it) the tests fail, saying so.
 """
 
 from __future__ import annotations
 
-import random
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -25,78 +22,28 @@ from redis.asyncio import Redis
 
 from bot.settings import Settings
 from bot.storage.connect import connect_redis
+from tests.support.redis_server import (
+    RedisServer,
+    free_port,
+    redis_binary,
+    stop_process,
+)
+from tests.support.waiting import until
 
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ0123456789"
 BUS_OFFSET = 10_000  # a cluster node also listens on its port + 10000 (the cluster bus)
 
 
-def free_port(bus: bool = False) -> int:
-    """A port nothing listens on (and, for a cluster node, its bus port too)."""
-    for _ in range(200):
-        port = random.randint(20_000, 50_000)
-        ports = (port, port + BUS_OFFSET) if bus else (port,)
-        try:
-            for each in ports:
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", each))
-        except OSError:
-            continue
-        return port
-    raise RuntimeError("no free port")
-
-
-def answers(port: int, password: str | None = None) -> bool:
-    try:
-        client = redis.Redis(port=port, password=password, socket_connect_timeout=0.5)
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except redis.RedisError:
-        return False
-
-
-def wait_until(check: Any, what: str, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what}: not within {timeout} s")
-        time.sleep(0.05)
-
-
 def redis_server() -> str:
-    found = shutil.which("redis-server")
-    if found is None:
-        pytest.skip("redis-server is not installed")
-    return found
+    """The redis-server binary (the Sentinel test runs it as a sentinel)."""
+    return redis_binary()
 
 
 def start_server(folder: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     """A redis-server on 127.0.0.1:`port` keeping nothing on disk; it answers on return."""
-    folder.mkdir(parents=True, exist_ok=True)
-    args = [redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
-    args += ["--save", "", "--appendonly", "no", "--daemonize", "no", *extra]
-    log = (folder / f"redis-{port}.log").open("ab")
-    process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
-    password = extra[extra.index("--requirepass") + 1] if "--requirepass" in extra else None
-    try:
-        wait_until(lambda: answers(port, password) or process.poll() is not None, "redis up")
-    except RuntimeError:
-        stop(process)
-        raise
-    if process.poll() is not None:
-        raise RuntimeError(f"redis-server on {port} exited: see {folder}/redis-{port}.log")
+    process = RedisServer(folder, port, extra=extra).start().process
+    assert process is not None
     return process
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @dataclass(frozen=True)
@@ -132,10 +79,10 @@ def cluster_info(port: int) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def cluster() -> Iterator[RunningCluster]:
     """Three masters sharing the 16384 slots (no replicas), for the whole session."""
-    redis_server()
+    redis_binary()
     cli = shutil.which("redis-cli")
     if cli is None:
-        pytest.skip("redis-cli (installed with redis-server) is missing")
+        pytest.fail("redis-cli (installed with redis-server) is missing")
     folder = Path(tempfile.mkdtemp(prefix="domino-cluster-"))
     processes: list[subprocess.Popen[bytes]] = []
     try:
@@ -179,11 +126,11 @@ def cluster() -> Iterator[RunningCluster]:
                     return False
             return True
 
-        wait_until(ready, "cluster_state:ok on every node", timeout=30)
+        until(ready, "cluster_state:ok on every node", timeout=30, every=0.05)
         yield RunningCluster(ports)
     finally:
         for process in processes:
-            stop(process)
+            stop_process(process)
         shutil.rmtree(folder, ignore_errors=True)
 
 

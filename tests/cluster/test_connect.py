@@ -37,15 +37,9 @@ from bot.storage.keys import Keys
 from bot.storage.models import Match
 from bot.storage.store import Store
 from bot.storage.stored import LOST, Stored
-from tests.cluster.conftest import (
-    RunningCluster,
-    free_port,
-    redis_server,
-    settings_for,
-    start_server,
-    stop,
-    wait_until,
-)
+from tests.cluster.conftest import RunningCluster, redis_server, settings_for, start_server
+from tests.support.redis_server import free_port, stop_process
+from tests.support.waiting import until
 
 # -- reading the URL ----------------------------------------------------------------------
 
@@ -154,7 +148,7 @@ async def test_waiting_for_a_redis_that_starts_a_second_later(
         assert await client.ping()
     finally:
         await client.aclose()
-        stop(process)
+        stop_process(process)
     warnings = [r.getMessage() for r in caplog.records if r.name == "bot.storage.connect"]
     assert warnings == [f"Redis at 127.0.0.1:{port} not answering yet; retrying for 15 s"]
     assert "hunter2" not in caplog.text
@@ -277,7 +271,7 @@ async def test_a_master_found_through_sentinel(tmp_path: Path) -> None:
             except redis.RedisError:
                 return False
 
-        await asyncio.to_thread(wait_until, knows_the_master, "the sentinel up")
+        await asyncio.to_thread(until, knows_the_master, "the sentinel up")
         url = f"redis+sentinel://:hunter2@127.0.0.1:{sentinel_port}/main/3"
         client, embedded = connect_redis(settings_for(url))
         assert not embedded
@@ -301,8 +295,8 @@ async def test_a_master_found_through_sentinel(tmp_path: Path) -> None:
         finally:
             await client.aclose()
     finally:
-        stop(sentinel)
-        stop(master)
+        stop_process(sentinel)
+        stop_process(master)
 
 
 def test_a_read_url_does_not_show_its_passwords() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess, bot_environment
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess, bot_environment, running
 
 
 @pytest.fixture
@@ -23,13 +23,7 @@ def bot_env(api: FakeBotApi, redis_url: str, key_prefix: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def bot(api: FakeBotApi, bot_env: dict[str, str], tmp_path: Path) -> Iterator[BotProcess]:
-    process = BotProcess(bot_env, tmp_path / "bot.log").start()
-    try:
-        process.wait_ready(api)
+def bot(bot_env: dict[str, str], tmp_path: Path) -> Iterator[BotProcess]:
+    """The bot, ready; stopped at the end, its log free of the token and of tracebacks."""
+    with running(bot_env, tmp_path / "bot.log", timeout=20) as process:
         yield process
-    finally:
-        process.stop()
-        log = process.log()
-        assert bot_env["TELEGRAM_BOT_TOKEN"] not in log, "the token leaked into the log"
-        assert "Traceback" not in log, log[-4000:]

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.render.ends import end_names
-from engine import End, Game, Table, Tile
+from bot.telegram.callbacks import EndPress
+from engine import Game, Table, Tile
 from tests.bot.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import Button, MessageView
+from tests.support.buttons import of_kind, press_of
 
 # What only the live hand of the seat to act, or the board of a game being played, may say.
 YOUR_MOVE = re.compile(r"Ваш ход|Your move")
@@ -110,14 +112,14 @@ def check_end_names(api: FakeBotApi, record: dict[str, Any]) -> int:
     read = 0
     for call in api.calls():
         buttons = list(sent_buttons(call.params))
-        ends = [b for b in buttons if (b.callback_data or "").startswith("E:")]
+        ends = of_kind(buttons, EndPress)
         labels = [END_NAME.search(b.text) for b in ends]
         assert len({m.group(0) for m in labels if m}) == len(ends), [b.text for b in ends]
         for button in ends:
-            parts = (button.callback_data or "").split(":")
-            version, arg = int(parts[4]), parts[5]
-            position = at[version]
-            name = end_names(position.table, position.variant)[End[arg[2:]]]
+            press = press_of(button)
+            assert isinstance(press, EndPress)
+            position = at[press.hand.version]
+            name = end_names(position.table, position.variant)[press.end]
             assert button.text.startswith(name.text + " "), (button.text, name.text)
             read += 1
         for text in texts_in(call.params):

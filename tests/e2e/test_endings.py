@@ -15,18 +15,13 @@ import time
 
 import pytest
 
-from tests.e2e.harness import (
-    JOIN,
-    BotProcess,
-    Human,
-    bot_environment,
-    final_message,
-    open_table,
-    play_to_the_end,
-)
+from bot.telegram.callbacks import RematchPress
 from tests.e2e.reading import bot_messages, claims_a_turn, contents
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import MessageView
+from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.buttons import of_kind
+from tests.support.players import JOIN, Human, final_message, open_table, play_to_the_end
 
 IDLE_SECONDS = 8
 
@@ -90,7 +85,7 @@ def live_buttons(api: FakeBotApi, chat: int) -> list[tuple[int, str]]:
     for message in api.messages(chat, from_bot=True):
         if not message.buttons:
             continue
-        rematch = all((b.callback_data or "").startswith("RM:") for b in message.buttons)
+        rematch = of_kind(message.buttons, RematchPress) == message.buttons
         if final is not None and message.id == final.id and rematch:
             continue
         found.append((message.id, message.describe_buttons()))

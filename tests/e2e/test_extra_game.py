@@ -14,16 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import (
-    BotProcess,
-    Human,
-    bot_environment,
-    check_finished_game,
-    open_table,
-    play_to_the_end,
-)
+from tests.e2e.harness import check_finished_game
 from tests.extra_game import quick_registered
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.players import Human, open_table, play_to_the_end
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP = "from tests.extra_game import register_quick\n\nregister_quick()\n"

@@ -14,10 +14,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -28,35 +24,41 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 import redis
 
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, Match, Note
 from bot.storage.stored import parse_match
-from engine import Game, Play, replay, summary, unpack, view_for
-from tests.e2e.harness import (
-    BotProcess,
-    Human,
-    board_messages,
-    bot_environment,
-    export_record,
-    final_totals,
-    hand_buttons,
-    open_table,
-    play_to_the_end,
-    round_of,
-    tiles_on,
+from bot.telegram.callbacks import (
+    DrawPress,
+    EndPress,
+    HandPress,
+    PassPress,
+    TilePress,
+    decode,
 )
+from engine import Game, Play, Tile, replay, summary, unpack, view_for
+from tests.e2e.harness import board_messages, export_record, final_totals, round_of
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, FakeBotApiError, Fault
 from tests.fakebotapi.views import Button, MessageView
+from tests.support.bot_process import BotProcess, bot_environment, running
+from tests.support.buttons import (
+    MOVE_PRESSES,
+    hand_buttons,
+    of_kind,
+    playable,
+    press_of,
+    tiles_on,
+    version_of,
+)
+from tests.support.players import Human, open_table, play_to_the_end
+from tests.support.redis_server import RedisServer, free_port
+from tests.support.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_SERVER = "/usr/bin/redis-server"
 # The bot's answers to a press that made a move («Сыграно 5:3 ➡️», «Вы взяли кость из базара.»).
 MOVE_ANSWERS = ("Сыграно", "Вы взяли", "Вы спасовали", "Played", "You drew", "You passed")
 STORAGE_DOWN = "The game storage is not answering. Please try again in a minute."
-MOVE_KINDS = ("P", "E", "D", "X")  # tile, tile and end, draw, pass
 
 
 def russian(msgid: str) -> str:
@@ -67,25 +69,12 @@ def russian(msgid: str) -> str:
     return found.group(1)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def until(check: Callable[[], object], what: str, timeout: float = 30) -> object:
-    """Poll `check` until it gives something truthy (generous timeouts: a loaded machine)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.02)
-
-
 # -- what happened, held against the record ----------------------------------------------------
+
+
+def spellings(tile: Tile) -> set[str]:
+    """The record writes a tile in the order it was laid: 5:3 or 3:5."""
+    return {f"{tile.high}:{tile.low}", f"{tile.low}:{tile.high}"}
 
 
 @dataclass(frozen=True)
@@ -95,12 +84,15 @@ class Press:
     answer: CallbackAnswer | None  # None: no answer came (the bot was killed, say)
 
     @property
-    def kind(self) -> str:
-        return self.data.split(":", 1)[0]
+    def press(self) -> HandPress:
+        """What the button did (only move buttons are noted: see `Ledger.note`)."""
+        found = decode(self.data)
+        assert isinstance(found, MOVE_PRESSES), self.data
+        return found
 
     @property
     def version(self) -> int:
-        return int(self.data.split(":")[4])
+        return self.press.hand.version
 
     @property
     def confirmed(self) -> bool:
@@ -113,15 +105,19 @@ class Press:
 
     def names(self, move: str) -> bool:
         """Whether `move` (as the record writes it) is what this button does."""
-        if self.kind == "D":
-            return move == "draw"
-        if self.kind == "X":
-            return move == "pass"
-        arg = self.data.rsplit(":", 1)[1]
-        played, _, end = move.partition("@")
-        if sorted(played.replace(":", "")) != sorted(arg[:2]):
-            return False
-        return self.kind == "P" or end == arg[2:]
+        match self.press:
+            case DrawPress():
+                return move == "draw"
+            case PassPress():
+                return move == "pass"
+            case TilePress(_, tile):
+                return move.partition("@")[0] in (
+                    f"{tile.high}:{tile.low}",
+                    f"{tile.low}:{tile.high}",
+                )
+            case EndPress(_, tile, end):
+                return move in (f"{tile.high}:{tile.low}@{end}", f"{tile.low}:{tile.high}@{end}")
+        return False
 
 
 @dataclass
@@ -131,7 +127,7 @@ class Ledger:
     presses: list[Press] = field(default_factory=list)
 
     def note(self, user: int, data: str, answer: CallbackAnswer | None) -> None:
-        if data.split(":", 1)[0] in MOVE_KINDS:
+        if isinstance(decode(data), MOVE_PRESSES):
             self.presses.append(Press(user, data, answer))
 
     def check(self, record: dict, seats: dict[int, int]) -> tuple[list[str], list[str]]:
@@ -246,7 +242,7 @@ def _one_press_move(
     group: int,
     people: dict[int, str],
     timeout: float = 30,
-    kinds: tuple[str, ...] = ("P", "D", "X"),
+    kinds: tuple[type[HandPress], ...] = (TilePress, DrawPress, PassPress),
 ) -> tuple[int, MessageView, Button] | None:
     """Wait for a person's turn with a live keyboard; then a button of `kinds` that moves
     with one press (a tile that fits one place only, a draw, a pass), or None."""
@@ -263,7 +259,7 @@ def _one_press_move(
         for message in reversed(api.messages(user, from_bot=True)):
             buttons = hand_buttons(message)
             if buttons:
-                if any(int(b.callback_data.split(":")[4]) == game.version for b in buttons):
+                if any(version_of(b) == game.version for b in buttons):
                     found.append((user, message, game))
                     return True
                 return False
@@ -272,18 +268,12 @@ def _one_press_move(
     until(ready, "a person's turn with his keyboard", timeout)
     user, message, game = found[-1]
     view = view_for(game, game.round.turn)
-    for button in hand_buttons(message):
-        kind, arg = button.callback_data.split(":", 1)[0], button.callback_data.rsplit(":", 1)[1]
-        if kind not in kinds:
-            continue
-        if kind in ("D", "X"):
+    for button in of_kind(hand_buttons(message), *kinds):
+        press = press_of(button)
+        if isinstance(press, DrawPress | PassPress):
             return user, message, button
-        if kind == "P" and button.text.startswith("🟢"):
-            ends = {
-                m.end
-                for m in view.legal
-                if isinstance(m, Play) and sorted(f"{m.tile.high}{m.tile.low}") == sorted(arg)
-            }
+        if isinstance(press, TilePress) and button in playable([button]):
+            ends = {m.end for m in view.legal if isinstance(m, Play) and m.tile == press.tile}
             if len(ends) == 1:
                 return user, message, button
     return None
@@ -296,7 +286,7 @@ def one_press_move(
     people: dict[int, str],
     humans: list[Witness],
     timeout: float = 30,
-    kinds: tuple[str, ...] = ("P", "D", "X"),
+    kinds: tuple[type[HandPress], ...] = (TilePress, DrawPress, PassPress),
 ) -> tuple[int, MessageView, Button]:
     """The next turn of a person that one press of `kinds` plays (the turns before it are
     played as usual)."""
@@ -320,78 +310,15 @@ def press_and_confirm(
 # -- processes ------------------------------------------------------------------------------
 
 
-class AofRedis:
+@contextmanager
+def aof_redis(folder: Path) -> Iterator[RedisServer]:
     """A redis-server of the test's own that keeps everything in its append-only file and
     nothing else, which the test kills and starts again on the same port."""
-
-    def __init__(self, folder: Path) -> None:
-        if not Path(REDIS_SERVER).exists():
-            pytest.skip(f"no {REDIS_SERVER}")
-        folder.mkdir(parents=True, exist_ok=True)
-        self.folder = folder
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> AofRedis:
-        self.process = subprocess.Popen(
-            [
-                REDIS_SERVER,
-                *("--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)),
-                *("--appendonly", "yes", "--save", ""),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        until(self._answers, "the test's redis-server answering", 20)
-        return self
-
-    def _answers(self) -> bool:
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
-        try:
-            return bool(client.ping())
-        except redis.RedisError:
-            return False
-        finally:
-            client.close()
-
-    def kill(self) -> None:
-        if self.process is not None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-            self.process = None
-
-
-@contextmanager
-def aof_redis(folder: Path) -> Iterator[AofRedis]:
-    server = AofRedis(folder).start()
+    server = RedisServer(folder, aof=True).start()
     try:
         yield server
     finally:
         server.kill()
-
-
-@contextmanager
-def running(api: FakeBotApi, env: dict[str, str], log: Path) -> Iterator[BotProcess]:
-    """The bot, started and ready; at the end stopped, its log free of tracebacks and of
-    the token."""
-    bot = BotProcess(env, log).start()
-    try:
-        bot.wait_ready(api, timeout=40)
-        yield bot
-    finally:
-        bot.stop()
-    text = bot.log()
-    assert env["TELEGRAM_BOT_TOKEN"] not in text, "the token leaked into the log"
-    assert "Traceback" not in text, text[-4000:]
-
-
-def restart(bot: BotProcess, api: FakeBotApi) -> None:
-    bot.stop(kill=True)  # SIGKILL: nothing saved on the way out
-    bot.start()
-    bot.wait_ready(api, timeout=40)
 
 
 def finish(
@@ -472,7 +399,7 @@ def test_killed_during_a_move_it_is_applied_exactly_once(
     env = bot_environment(api, redis_url, key_prefix, TURN_SECONDS="3600")
     storage = Storage(redis_url, key_prefix)
     ledger = Ledger()
-    with running(api, env, tmp_path / "bot.log") as bot:
+    with running(env, tmp_path / "bot.log") as bot:
         group, people, lobby_id = open_table(api, "twolane", "hh")
         humans = witnesses(api, people, ledger)
         by_user = {h.user: h for h in humans}
@@ -492,7 +419,7 @@ def test_killed_during_a_move_it_is_applied_exactly_once(
                 until(storage.past(group, before), "the move stored", 20)
             else:
                 api.callback_answer(query, timeout=20)
-            restart(bot, api)
+            bot.restart()
 
             # A press the bot had fetched and confirmed but not handled is gone with it
             # (Telegram will not send it again): its person presses again, as one does.
@@ -544,7 +471,7 @@ def test_redis_killed_and_restarted_with_aof_loses_nothing(
         env = bot_environment(api, server.url, key_prefix, TURN_SECONDS="3600")
         storage = Storage(server.url, key_prefix)
         ledger = Ledger()
-        with running(api, env, tmp_path / "bot.log") as bot:
+        with running(env, tmp_path / "bot.log") as bot:
             group, people, lobby_id = open_table(api, "twolane", "hhe")
             humans = witnesses(api, people, ledger)
 
@@ -567,7 +494,9 @@ def test_redis_killed_and_restarted_with_aof_loses_nothing(
             until(lambda: len(api.calls(chat_id=group)) > calls, "the board's edit", 30)
             logged = len(bot.log())
             server.kill()
-            until(lambda: "group: storage unavailable" in bot.log()[logged:], "its note failing")
+            until(
+                lambda: "group: storage unavailable" in bot.log()[logged:], "its note failing", 30
+            )
             server.start()
             # The board catches up, well within the claim's lease of minutes.
             until(lambda: storage.board_caught_up(group), "the board showing the game", 30)
@@ -592,12 +521,12 @@ def test_taps_while_redis_is_gone_say_try_again_and_play_resumes_by_itself(
         )
         storage = Storage(server.url, key_prefix)
         ledger = Ledger()
-        with running(api, env, tmp_path / "bot.log") as bot:
+        with running(env, tmp_path / "bot.log") as bot:
             group, people, lobby_id = open_table(api, "twolane", "he")
             humans = witnesses(api, people, ledger)
             # A tile: the turn passes to the computer (a draw would keep it).
             user, message, button = one_press_move(
-                api, storage, group, people, humans, kinds=("P",)
+                api, storage, group, people, humans, kinds=(TilePress,)
             )
             before = storage.version(group)
             # The board may lag the hands on a loaded machine: its button is pressed below.
@@ -680,7 +609,7 @@ def test_a_flaky_telegram_and_a_player_who_blocks_the_bot(
     env = fault_environment(api, redis_url, key_prefix)
     storage = Storage(redis_url, key_prefix)
     ledger = Ledger()
-    with running(api, env, tmp_path / "bot.log") as bot:
+    with running(env, tmp_path / "bot.log") as bot:
         group, people, lobby_id = open_table(api, "twolane", "hhe")
         api.inject_random_faults(chat=group, rate=0.6, faults=GROUP_FAULTS, seed=11, in_turn=True)
         humans = witnesses(api, people, ledger)
@@ -690,7 +619,8 @@ def test_a_flaky_telegram_and_a_player_who_blocks_the_bot(
         # He blocks the bot right after a tile of his is played, when it is someone
         # else's turn: the bot's next update of his hand is refused (403).
         while not any(
-            p.confirmed and p.user == leaves.user and p.kind in ("P", "E") for p in ledger.presses
+            p.confirmed and p.user == leaves.user and isinstance(p.press, TilePress | EndPress)
+            for p in ledger.presses
         ):
             until(lambda: leaves.act() or stays.act(), "a move", 60)
         api.block_bot(leaves.user)
@@ -740,9 +670,9 @@ def test_the_logs_of_a_game_with_failures_show_no_secret(
     out, err = tmp_path / "bot.out", tmp_path / "bot.log"
     storage = Storage(redis_url, key_prefix)
     ledger = Ledger()
-    bot = SplitBotProcess(env, err, out_path=out).start()
+    bot = BotProcess(env, err, out_path=out).start()
     try:
-        bot.wait_ready(api, timeout=40)
+        bot.wait_ready(timeout=40)
         until(lambda: api.calls(method="setWebhook", ok=True), "the webhook set", 30)
         group, people, lobby_id = open_table(api, "twolane", "hhe")
         api.inject_random_faults(chat=group, rate=0.5, faults=GROUP_FAULTS, seed=5, in_turn=True)
@@ -772,24 +702,6 @@ def test_the_logs_of_a_game_with_failures_show_no_secret(
         for value in (token, token.partition(":")[2], token.replace(":", "%3A"), secret):
             assert value not in text, f"a secret is in the bot's {name}"
         assert "Traceback" not in text, text[-4000:]
-
-
-@dataclass
-class SplitBotProcess(BotProcess):
-    """The bot with its standard output and its standard error (the log) kept apart."""
-
-    out_path: Path = Path("bot.out")
-
-    def start(self) -> SplitBotProcess:
-        self.log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot"],
-            env=self.env,
-            cwd=self.log_path.parent,
-            stdout=self.out_path.open("ab"),
-            stderr=self.log_path.open("ab"),
-        )
-        return self
 
 
 def _post(url: str, secret: str) -> int:

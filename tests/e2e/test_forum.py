@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import JOIN, BotProcess, Human, bot_environment
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.players import JOIN, Human
 
 GROUP_LIMIT = 20  # Telegram's calls a minute to a group
 TOKEN_LIMIT = 30  # and the token's calls a second

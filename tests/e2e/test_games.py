@@ -7,15 +7,10 @@ import random
 import pytest
 
 from tests.bot.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
-from tests.e2e.harness import (
-    BotProcess,
-    Human,
-    check_finished_game,
-    check_ratings_moved,
-    open_table,
-    play_to_the_end,
-)
+from tests.e2e.harness import check_finished_game, check_ratings_moved
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess
+from tests.support.players import Human, open_table, play_to_the_end
 
 # (variant, seats): "h" a person, "e"/"s" an easy/strong computer player.
 TABLES = [

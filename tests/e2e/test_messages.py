@@ -12,14 +12,7 @@ from __future__ import annotations
 import random
 import re
 
-from tests.e2e.harness import (
-    BotProcess,
-    Human,
-    check_finished_game,
-    export_record,
-    open_table,
-    play_to_the_end,
-)
+from tests.e2e.harness import check_finished_game, export_record
 from tests.e2e.reading import (
     bot_messages,
     check_end_names,
@@ -28,6 +21,8 @@ from tests.e2e.reading import (
     contents,
 )
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess
+from tests.support.players import Human, open_table, play_to_the_end
 
 # What a player's private chat holds once a match is over: the line that said he had
 # joined, and his result (docs/pictures.md gives the same bound).

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 import time
 
-from tests.e2e.harness import JOIN, BotProcess
 from tests.fakebotapi import FakeBotApi, MessageView
+from tests.support.bot_process import BotProcess
+from tests.support.players import JOIN
 
 SUBSCRIBED = "Буду звать вас сюда"
 UNSUBSCRIBED = "Больше не зову"

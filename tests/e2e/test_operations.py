@@ -6,34 +6,27 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.e2e.harness import BotProcess, Human, bot_environment, open_table, play_to_the_end
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.players import Human, open_table, play_to_the_end
+from tests.support.redis_server import RedisServer, free_port
+from tests.support.waiting import until
 
 SPLIT_BRAIN = (
     "domino-bot: another bot process is polling this token; with the embedded store each "
     "process would keep its own games — set REDIS_URL, or run only one"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def get(url: str, timeout: float = 5) -> tuple[int, bytes]:
@@ -53,20 +46,6 @@ def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> int:
         return error.code
 
 
-def until(check: Callable[[], object], what: str, timeout: float = 20) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            value = check()
-        except OSError:  # not listening yet
-            value = None
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.05)
-
-
 def health(base: str, status: int, timeout: float = 20) -> dict[str, object]:
     """/healthz's body once it answers `status`."""
 
@@ -74,7 +53,7 @@ def health(base: str, status: int, timeout: float = 20) -> dict[str, object]:
         code, body = get(f"{base}/healthz")
         return json.loads(body) if code == status else None
 
-    found = until(check, f"/healthz answering {status}", timeout)
+    found = until(check, f"/healthz answering {status}", timeout, every=0.05, ignore=(OSError,))
     assert isinstance(found, dict)
     return found
 
@@ -126,48 +105,7 @@ def started(tmp_path: Path) -> Iterator[list[BotProcess]]:
     for bot in bots:
         bot.stop()
     for bot in bots:
-        log = bot.log()
-        assert bot.env["TELEGRAM_BOT_TOKEN"] not in log, "the token leaked into the log"
-        assert "Traceback" not in log, log[-4000:]
-
-
-class RedisServer:
-    """A redis-server of the test's own, which it may stop and start again."""
-
-    def __init__(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.skip("no redis-server to start")
-        self.binary = binary
-        self.port = free_port()
-        self.folder = tempfile.mkdtemp(prefix="domino-ops-redis-")
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> RedisServer:
-        where = ["--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.folder]
-        self.process = subprocess.Popen(
-            [self.binary, *where, "--save", ""], stdout=subprocess.DEVNULL
-        )
-        until(self._answers, "the test's redis-server listening")
-        return self
-
-    def _answers(self) -> bool:
-        with socket.create_connection(("127.0.0.1", self.port), 0.2):
-            return True
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-    def remove(self) -> None:
-        self.stop()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        bot.check_log()
 
 
 # -- long polling -----------------------------------------------------------------------------
@@ -181,7 +119,7 @@ def test_polling_serves_health_and_metrics_that_follow_a_game(
     env = bot_environment(api, redis_url, key_prefix, HEALTH_PORT=str(port))
     bot = BotProcess(env, tmp_path / "bot.log").start()
     started.append(bot)
-    bot.wait_ready(api)
+    bot.wait_ready()
     body = health(base, 200)
     assert body["redis"] == "ok" and body["telegram"] == "ok"
     assert isinstance(body["last_ok_seconds"], float) and body["last_ok_seconds"] < 30
@@ -220,7 +158,7 @@ def test_healthz_follows_redis_going_away_and_coming_back(
         env = bot_environment(api, server.url, key_prefix, HEALTH_PORT=str(port))
         bot = BotProcess(env, tmp_path / "bot.log").start()
         started.append(bot)
-        bot.wait_ready(api)
+        bot.wait_ready()
         assert health(base, 200)["redis"] == "ok"
 
         server.stop()
@@ -246,7 +184,7 @@ def test_a_conflict_with_redis_is_only_logged(
     )
     bot = BotProcess(dict(bot_env, HEALTH_PORT="0"), tmp_path / "bot.log").start()
     started.append(bot)
-    bot.wait_ready(api)
+    bot.wait_ready()
     until(lambda: "another process polls this token" in bot.log(), "the conflict logged")
     user = api.add_user("Андрей", language_code="ru")
     sent = api.send_text(user, user, "/help")
@@ -260,7 +198,7 @@ def test_two_pollers_with_embedded_stores_stop_saying_why(
     env = dict(without_redis(bot_env), HEALTH_PORT="0")
     first = BotProcess(env, tmp_path / "first.log").start()
     started.append(first)
-    first.wait_ready(api)
+    first.wait_ready()
     second = BotProcess(env, tmp_path / "second.log").start()
     started.append(second)
     assert first.process is not None
@@ -290,7 +228,7 @@ def test_webhook_serves_telegram_health_and_metrics_on_one_port(
     )
     bot = BotProcess(env, tmp_path / "bot.log").start()
     started.append(bot)
-    bot.wait_ready(api)
+    bot.wait_ready()
     assert health(base, 200)["telegram"] == "ok"
     until(lambda: api.calls(method="setWebhook"), "setWebhook")
     call = api.calls(method="setWebhook")[-1]
@@ -419,5 +357,5 @@ def test_start_up_tries_again_after_a_network_failure(
     api.inject_error("getMe", error_code=502, times=2)
     bot = BotProcess(dict(bot_env, HEALTH_PORT="0", STARTUP_RETRIES="3"), tmp_path / "bot.log")
     started.append(bot.start())
-    bot.wait_ready(api, timeout=30)
+    bot.wait_ready(timeout=30)
     assert bot.log().count("start-up: getMe failed") == 2

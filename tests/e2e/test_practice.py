@@ -8,10 +8,14 @@ import time
 
 import pytest
 
-from tests.e2e.harness import BotProcess, Human, export_record, final_message
+from bot.telegram.callbacks import HintPress
+from tests.e2e.harness import export_record
 from tests.e2e.reading import claims_a_turn
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import MessageView
+from tests.support.bot_process import BotProcess
+from tests.support.buttons import HAND_PRESSES, of_kind
+from tests.support.players import Human, final_message
 
 HINTS_WANTED = 2
 HINTS_LINE = re.compile(r"💡 Использован\w* (\d+) подсказ")
@@ -33,8 +37,8 @@ def open_practice(api: FakeBotApi, variant: str) -> tuple[int, MessageView]:
 
 def ask_for_hint(api: FakeBotApi, user: int, hand: MessageView) -> str | None:
     """Press the hand's «💡 Подсказка»; the alert it answers with (None: no such button)."""
-    hint = [b for b in hand.buttons if (b.callback_data or "").startswith("HI:")]
-    if not hint:
+    hint = of_kind(hand.buttons, HintPress)
+    if not hint or hint[0].callback_data is None:
         return None
     query = api.press(user, user, hand.id, hint[0].callback_data)
     answer = api.callback_answer(query, timeout=15)
@@ -54,23 +58,20 @@ def play_practice(api: FakeBotApi, user: int, timeout: float = 240) -> tuple[Mes
             return final, hints
         hand = human.hand()
         if hand is not None and len(hints) < HINTS_WANTED:
-            data = next((b.callback_data for b in hand.buttons if b.callback_data[:3] == "HI:"), "")
+            data = next((b.callback_data for b in of_kind(hand.buttons, HintPress)), "")
             if data and data not in hints:
                 text = ask_for_hint(api, user, hand)
                 assert text is not None
                 hints[data] = text
         live = [
-            m for m in api.messages(user, from_bot=True) if any(_hand_data(b) for b in m.buttons)
+            m
+            for m in api.messages(user, from_bot=True)
+            if of_kind(m.buttons, *HAND_PRESSES, HintPress)
         ]
         assert len(live) <= 1, [m.id for m in live]  # one message with live buttons at most
         if not human.act():
             time.sleep(0.05)
     raise AssertionError("the practice game did not end in time\n" + api.dump(40))
-
-
-def _hand_data(button: object) -> bool:
-    data = getattr(button, "callback_data", None) or ""
-    return data.startswith(("P:", "E:", "D:", "X:", "M:", "MC:", "B:", "HI:"))
 
 
 @pytest.mark.parametrize("variant", ["fives", "muggins", "twolane"])

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import BotProcess, bot_environment, hand_buttons, open_table
 from tests.e2e.reading import bot_messages
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.buttons import hand_buttons
+from tests.support.players import open_table
 
 
 @pytest.fixture

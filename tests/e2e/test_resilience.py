@@ -7,17 +7,10 @@ import time
 
 import pytest
 
-from tests.e2e.harness import (
-    BotProcess,
-    Human,
-    board_messages,
-    bot_environment,
-    check_finished_game,
-    export_record,
-    open_table,
-    play_to_the_end,
-)
+from tests.e2e.harness import board_messages, check_finished_game, export_record
 from tests.fakebotapi import FakeBotApi
+from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.players import Human, open_table, play_to_the_end
 
 
 @pytest.fixture
@@ -45,7 +38,7 @@ def test_killed_mid_game_the_bot_comes_back_and_the_game_finishes(
 
     bot.stop(kill=True)  # SIGKILL: no chance to save anything on the way out
     bot.start()
-    bot.wait_ready(api)
+    bot.wait_ready()
 
     final = play_to_the_end(api, group, humans)
     record = check_finished_game(api, group, people, final, lobby_id, interrupted=True)
@@ -68,7 +61,7 @@ def test_group_calls_keep_to_the_limit_and_come_one_per_move(
     )
     bot = BotProcess(env, tmp_path / "bot.log").start()
     try:
-        bot.wait_ready(api)
+        bot.wait_ready()
         group, people, _ = open_table(api, "muggins", "heee")
         human = Human(api, next(iter(people)), random.Random(1))
         play_to_the_end(api, group, [human], timeout=600)

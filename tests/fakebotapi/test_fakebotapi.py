@@ -463,6 +463,7 @@ async def test_file_id_reuse_and_documents(api: FakeBotApi, bot: Bot) -> None:
 # ------------------------------------------------------------------------------ updates
 
 
+@pytest.mark.timing
 async def test_get_updates_offset_and_long_poll(api: FakeBotApi, bot: Bot) -> None:
     alice = api.add_user("Alice")
     group = api.add_group("G", owner=alice)
@@ -758,6 +759,7 @@ async def test_every_call_changing_a_chat_counts(api: FakeBotApi, bot: Bot) -> N
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+@pytest.mark.timing
 async def test_refused_calls_do_not_extend_the_window(api: FakeBotApi, bot: Bot) -> None:
     alice = api.add_user("Alice", started=True)
     api.set_flood_limits(chat_per_second=1)
@@ -813,6 +815,7 @@ async def test_delayed_answer_takes_effect_at_once(api: FakeBotApi, bot: Bot) ->
     assert time.monotonic() - started >= 0.3
 
 
+@pytest.mark.timing
 async def test_delayed_call_takes_effect_after_the_delay(api: FakeBotApi) -> None:
     alice = api.add_user("Alice", started=True)
     group = api.add_group("G", owner=alice)
@@ -1137,6 +1140,7 @@ async def test_webhook_delivers_updates_with_the_secret(api: FakeBotApi, bot: Bo
         await bot.get_updates()
 
 
+@pytest.mark.timing
 async def test_webhook_retries_until_2xx(api: FakeBotApi, bot: Bot) -> None:
     seen: list[int] = []
 
@@ -1166,6 +1170,7 @@ async def test_webhook_retries_until_2xx(api: FakeBotApi, bot: Bot) -> None:
     assert info.last_error_message == "Wrong response from the webhook: 500 Internal Server Error"
 
 
+@pytest.mark.timing
 async def test_webhook_retries_after_refused_connections_and_timeouts() -> None:
     port = free_port()
     slow_once: list[int] = []
@@ -1357,6 +1362,7 @@ async def test_webhook_behind_the_balancer(api: FakeBotApi, bot: Bot) -> None:
     assert all(d.ok for d in api.webhook_deliveries())
 
 
+@pytest.mark.timing
 def test_stop_is_prompt_while_a_delivery_hangs() -> None:
     with socket.socket() as silent:  # accepts connections (backlog) but never answers
         silent.bind(("127.0.0.1", 0))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.telegram import callbacks as cb
 from engine import ALL_TILES, Play, Tile
-from tests.bot.conftest import HAND_KINDS, Harness, Running
+from tests.bot.conftest import Harness, Running
 from tests.bot.hostile.choosing import Chooser
 from tests.bot.hostile.judging import (
     CHOICES,
@@ -29,6 +29,7 @@ from tests.bot.hostile.tables import board_shown, hand_shown, open_lobby, renew,
 from tests.bot.hostile.watch import Watch
 from tests.fakebotapi import CallbackAnswer, FakeBotApi
 from tests.fakebotapi.views import MessageView
+from tests.support.buttons import HAND_PREFIXES
 
 
 def _mostly_moves(hand: MessageView, c: Chooser) -> list[str]:
@@ -200,7 +201,7 @@ class RaceWorld:
                 continue
             elif answer.text in MY_TILES:
                 asked[t.user] = asked.get(t.user, 0) + 1
-            elif t.data.startswith(HAND_KINDS) and answer.text not in CHOICES:
+            elif t.data.startswith(HAND_PREFIXES) and answer.text not in CHOICES:
                 moved.append(t.user)
         problems += self._applied_once(before, after, moved, asked, taps)
         if after.game is not None:

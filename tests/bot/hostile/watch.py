@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 
 from bot.telegram import callbacks as cb
 from engine import Game, Tile
-from tests.bot.conftest import HAND_KINDS
 from tests.bot.hostile.judging import Problem, Stored, in_both_languages
 from tests.bot.hostile.pressing import FORGED
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import BotMessageEvent, MessageView
+from tests.support.buttons import HAND_PREFIXES
 
 # What a hand caption says and a board's never does (up to its first placeholder).
 HAND_CAPTIONS = (
@@ -142,7 +142,7 @@ def _leak(view: MessageView, known: dict[str, Stored]) -> str | None:
         return f"a hand caption in a group: {_describe(view)} {caption!r}"
     for button in view.buttons:
         data = button.callback_data
-        if not data or not data.startswith(HAND_KINDS) or button.text == FORGED:
+        if not data or not data.startswith(HAND_PREFIXES) or button.text == FORGED:
             continue
         if group:
             return f"hand buttons in a group: {_describe(view)}"

@@ -146,7 +146,8 @@ class Maker:
             self.chat, None, game_id, LobbyAction.START, "", andrey, False
         )
 
-        async def until(check: Any, time_out_first: bool = False) -> None:
+        async def play_until(check: Any, time_out_first: bool = False) -> None:
+            """Step the game (no waiting: the clock is the test's) until `check` holds."""
             timed_out = not time_out_first
             for _ in range(2000):
                 current = await self.current()
@@ -173,9 +174,9 @@ class Maker:
 
             return check
 
-        await until(to_act("computer", 3))
+        await play_until(to_act("computer", 3))
         await self.save("midround-computer")
-        await until(to_act("human", 6), time_out_first=True)  # someone missed a turn
+        await play_until(to_act("human", 6), time_out_first=True)  # someone missed a turn
         await self.save("midround-human")
         if self.variant != "twolane":  # twolane is one round: nothing comes between rounds
 
@@ -184,9 +185,9 @@ class Maker:
                 assert game is not None
                 return len(game.rounds) >= 2 and len(game.round.moves) == 0
 
-            await until(between)
+            await play_until(between)
             await self.save("roundend")
-        await until(lambda current: current.match.status == "over")
+        await play_until(lambda current: current.match.status == "over")
         await self.save("over")
         return self.manifest
 
