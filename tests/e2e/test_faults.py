@@ -235,6 +235,13 @@ class Storage:
         entry = self.game(group).round.moves[-1]
         return entry.seat, entry.text
 
+    def actions_since(self, group: int, version: int) -> list[tuple[int, str]]:
+        """The actions of the current round made after `version`, oldest first (all of
+        them if the round began since)."""
+        game = self.game(group)
+        moves = game.round.moves[len(game.round.moves) - (game.version - version) :]
+        return [(entry.seat, entry.text) for entry in moves]
+
 
 def _one_press_move(
     api: FakeBotApi,
@@ -437,11 +444,15 @@ def test_killed_during_a_move_it_is_applied_exactly_once(
             answer = api.query_answer(query)
             ledger.note(user, button.callback_data, answer)
 
-            # Applied once: one action more, his, the one he pressed.
-            assert storage.version(group) == before + 1
-            actor, move = storage.last_action(group)
+            # Applied once: one action more, his, the one he pressed; after it only what
+            # the next person could not choose (a draw or pass made for him at once).
+            after = storage.version(group)
+            actions = storage.actions_since(group, before)
+            assert actions, "the press was not applied"
+            actor, move = actions[0]
             assert actor == seat
             assert Press(user, button.callback_data, None).names(move), (move, button)
+            assert all(text in ("draw", "pass") for _, text in actions[1:]), actions
             # The old keyboard pressed once more changes nothing.
             try:
                 late = api.press(user, user, message.id, button.callback_data)
@@ -451,7 +462,7 @@ def test_killed_during_a_move_it_is_applied_exactly_once(
                 refused = api.callback_answer(late, timeout=20)
                 ledger.note(user, button.callback_data, refused)
                 assert refused.show_alert, refused
-            assert storage.version(group) == before + 1
+            assert storage.version(group) == after
             by_user[user].pressed.clear()
 
         finish(api, group, people, humans, lobby_id, ledger, storage, kills=len(KILL_POINTS))
