@@ -40,6 +40,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import hashlib
 import itertools
 import json
 import os
@@ -60,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 import redis  # noqa: E402
 
 from bot.game.options import LobbyAction  # noqa: E402
+from bot.storage import scripts as storage_scripts  # noqa: E402
 from bot.telegram.callbacks import (  # noqa: E402
     DrawPress,
     EndPress,
@@ -412,6 +414,14 @@ def redis_commands(client: redis.Redis) -> dict[str, int]:
     }
 
 
+# The bot's scripts by their SHA1, as EVALSHA names them.
+SCRIPT_NAMES = {
+    hashlib.sha1(text.encode()).hexdigest(): name.lower()
+    for name, text in vars(storage_scripts).items()
+    if name.isupper() and isinstance(text, str)
+}
+
+
 class CommandCounter:
     """Commands clients send to Redis (a script counts once; what it runs inside is counted
     apart), by watching MONITOR from a thread of its own."""
@@ -443,8 +453,19 @@ class CommandCounter:
                 ):
                     self.in_scripts += 1
                 else:
-                    name = str(command.get("command", "")).split(" ", 1)[0].strip('"').lower()
-                    self.sent[name] += 1
+                    self.sent[self.named(str(command.get("command", "")))] += 1
+
+    def named(self, command: str) -> str:
+        """A command's name; a script's (and the kind of key it is run on) for EVALSHA."""
+        words = [word.strip('"') for word in command.split(" ")]
+        name = words[0].lower()
+        if name != "evalsha" or len(words) < 4:
+            return name
+        script = SCRIPT_NAMES.get(words[1], words[1][:8])
+        # Keys look like prefix:{c123}:group:0 — the part after the chat names the kind.
+        parts = words[3].split(":")
+        kind = parts[2] if len(parts) > 2 and parts[1].startswith("{c") else ""
+        return f"evalsha {script}" + (f" {kind}" if kind else "")
 
 
 def calls_by_method(api: FakeBotApi, groups: set[int]) -> dict[str, int]:

@@ -16,7 +16,9 @@ from bot.storage.models import GroupDelivery, HandDelivery, Match
 from engine import Game
 
 BOARD_BUCKET = 2  # board calls that may go at once after a quiet spell; then one per interval
-LOBBY_GAP = 1.0  # seconds between lobby edits: a burst of presses shows up in one edit
+# Seconds between lobby edits: a burst of presses shows up in one edit. Never longer than
+# the board's interval (a bot set to show boards faster shows its lobbies faster too).
+LOBBY_GAP = 1.0
 TURN_STAGGER = 1.0  # seconds: the longest a topic's board lets the others try for the turn first
 # Answers a minute to a chat's people that its boards leave room for, beyond the budget's
 # headroom (a command every ten seconds: more than people type while they watch a game).
@@ -127,8 +129,8 @@ def next_group_call(
     after a quiet spell, then one per `interval` (so moves that come faster are shown
     together, and no board waits much longer than `interval`). And it leaves room for
     answers (`board_room_at`). (The chat's boards, all its topics', then also take turns:
-    `board_turn`.) A lobby call only waits `LOBBY_GAP` after our previous call, so a press
-    shows within a second or so; other calls go at once.
+    `board_turn`.) A lobby call only waits `LOBBY_GAP` (or `interval`, if shorter) after
+    our previous call, so a press shows within a second or so; other calls go at once.
     """
     window = 60.0 if chat is None else chat.window
     mine = sorted(t for t in calls if now - t < window)
@@ -138,7 +140,7 @@ def next_group_call(
         if len(recent) >= per_minute:
             earliest = max(earliest, recent[-per_minute] + window)
     if step.call in LOBBY_CALLS and mine:
-        earliest = max(earliest, mine[-1] + LOBBY_GAP)
+        earliest = max(earliest, mine[-1] + min(LOBBY_GAP, interval))
     if step.call not in BOARD_CALLS:
         return earliest  # the lobby, closing it, the final table: at once
     # Never faster than the minute allows: one call per interval stays within what our

@@ -163,6 +163,8 @@ def test_a_lobby_edit_waits_only_a_moment_and_does_not_spend_the_boards_pace() -
     calls = [100.0, 100.0, 100.0]
     assert next_group_call(calls, [], 100.2, 3.1, 20, LOBBY) == 100.0 + LOBBY_GAP
     assert next_group_call(calls, [], 101.5, 3.1, 20, LOBBY) == 101.5
+    # A bot that shows boards faster than the lobby's gap shows its lobby that fast too.
+    assert next_group_call(calls, [], 100.1, 0.25, 20, LOBBY) == 100.25
     assert next_group_call(calls, [], 100.2, 3.1, 20, BOARD) == 100.2  # lobby calls: not paced
     final = GroupStep(GroupCall.FINAL, "final")
     assert next_group_call(calls, calls, 100.2, 3.1, 20, final) == 100.2
