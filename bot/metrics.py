@@ -202,29 +202,29 @@ class DeliveryLag:
     """When this process stored each recent change of a match, to time its delivery.
 
     Only changes made here are known (the process that makes a change delivers it, unless
-    it dies); a message showing a change made elsewhere is not timed.
+    it dies); a message showing a change made elsewhere is not timed. Kept by match, not
+    by chat: a chat's next match counts its revisions from the start again.
     """
 
-    KEPT_PER_CHAT = 32
-    CHATS = 10_000
+    KEPT_PER_MATCH = 32
+    MATCHES = 10_000
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self._changes: OrderedDict[tuple[int, int | None], dict[int, float]] = OrderedDict()
+        self._changes: OrderedDict[str, dict[int, float]] = OrderedDict()
 
-    def changed(self, chat_id: int, thread_id: int | None, rev: int) -> None:
-        chat = (chat_id, thread_id)
-        revs = self._changes.pop(chat, None) or {}
+    def changed(self, game_id: str, rev: int) -> None:
+        revs = self._changes.pop(game_id, None) or {}
         revs.setdefault(rev, self.clock())
-        while len(revs) > self.KEPT_PER_CHAT:
+        while len(revs) > self.KEPT_PER_MATCH:
             del revs[min(revs)]
-        self._changes[chat] = revs
-        while len(self._changes) > self.CHATS:
+        self._changes[game_id] = revs
+        while len(self._changes) > self.MATCHES:
             self._changes.popitem(last=False)
 
-    def shown(self, target: str, chat_id: int, thread_id: int | None, rev: int) -> None:
+    def shown(self, target: str, game_id: str, rev: int) -> None:
         """Telegram confirmed a `target` message showing the match at revision `rev`."""
-        at = self._changes.get((chat_id, thread_id), {}).get(rev)
+        at = self._changes.get(game_id, {}).get(rev)
         if at is not None:
             DELIVERY_LAG.labels(target).observe(max(0.0, self.clock() - at))
 

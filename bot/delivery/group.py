@@ -216,7 +216,7 @@ class GroupConverger:
         failures = recorded.failures if recorded is not None else 1
         metrics.note_retry(result.outcome.value)
         if result.ok:
-            metrics.LAG.shown("board", match.chat_id, match.thread_id, match.rev)
+            metrics.LAG.shown("board", match.id, match.rev)
             event(
                 log,
                 "group",

@@ -258,7 +258,7 @@ class HandConverger:
         if result.ok and step.call is HandCall.REMIND:
             event(log, "remind", chat=match.chat_id, game=match.id, seat=seat, v=version)
         elif result.ok and not _tidying(step) and want is not None:
-            metrics.LAG.shown("hand", match.chat_id, match.thread_id, match.rev)
+            metrics.LAG.shown("hand", match.id, match.rev)
             event(
                 log,
                 "hand",

@@ -176,7 +176,7 @@ class Delivery:
         return lambda changed: self.hands.run(chat[0], chat[1], seat, changed)
 
     def _changed(self, current: Current, seen: int) -> None:
-        metrics.LAG.changed(current.match.chat_id, current.match.thread_id, current.match.rev)
+        metrics.LAG.changed(current.match.id, current.match.rev)
         self.kick(current.match.chat_id, current.match.thread_id, seen, current)
 
     def _lost(self, chat_id: int, thread_id: int | None) -> None:

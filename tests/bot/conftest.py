@@ -15,9 +15,10 @@ position or a deadline that has passed.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,17 +122,36 @@ class Running:
         return self
 
     async def stop(self) -> None:
-        """What `run_polling` does after it was told to stop."""
+        """What `run_polling` does after it was told to stop (each step given STOP_WAIT
+        seconds: one that hangs fails the test with every task's stack, not the timeout)."""
         app = self.app
         if app.updater is not None and app.updater.running:
-            await app.updater.stop()
+            await stopping(app.updater.stop(), "the updater")
         if app.running:
-            await app.stop()
+            await stopping(app.stop(), "the application")
             if app.post_stop is not None:
-                await app.post_stop(app)
-        await app.shutdown()
+                await stopping(app.post_stop(app), "post_stop")
+        await stopping(app.shutdown(), "the shutdown")
         if app.post_shutdown is not None:
-            await app.post_shutdown(app)
+            await stopping(app.post_shutdown(app), "post_shutdown")
+
+
+STOP_WAIT = 30.0
+
+
+async def stopping(step: Awaitable[Any], what: str) -> None:
+    task = asyncio.ensure_future(step)
+    done, _ = await asyncio.wait({task}, timeout=STOP_WAIT)
+    if task in done:
+        task.result()
+        return
+    stacks = []  # before the cancel: what each task waits for
+    for running in asyncio.all_tasks():
+        out = io.StringIO()
+        running.print_stack(file=out)
+        stacks.append(out.getvalue())
+    task.cancel()
+    raise AssertionError(f"{what} did not stop in {STOP_WAIT:.0f} s:\n" + "\n".join(stacks))
 
 
 @dataclass
