@@ -27,7 +27,6 @@ import json
 import random
 import re
 import secrets
-import socket
 import threading
 import time
 import traceback
@@ -38,6 +37,7 @@ from typing import Any, Literal, TypeVar
 import aiohttp
 from aiohttp import web
 
+from .background import serve_all_paths, start_loop_thread, stop_loop_thread
 from .methods import (
     CANONICAL,
     FLOOD_METHODS,
@@ -181,7 +181,20 @@ def parse_multipart(body: bytes, boundary: str) -> tuple[dict[str, Any], dict[st
     return values, uploads
 
 
-class UserRef(int):
+class _IdRef(int):
+    """An ``int`` id that shows as the number (``str``, ``format``) and has it as ``.id``."""
+
+    @property
+    def id(self) -> int:
+        return int(self)
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+    __format__ = int.__format__
+
+
+class UserRef(_IdRef):
     """A test user: an ``int`` (its id, also its private chat id) with a few attributes."""
 
     first_name: str
@@ -197,20 +210,11 @@ class UserRef(int):
         obj.language_code = language_code
         return obj
 
-    @property
-    def id(self) -> int:
-        return int(self)
-
     def __repr__(self) -> str:
         return f"UserRef({int(self)}, {self.first_name!r})"
 
-    def __str__(self) -> str:
-        return str(int(self))
 
-    __format__ = int.__format__
-
-
-class ChatRef(int):
+class ChatRef(_IdRef):
     """A test group: an ``int`` (the chat id) with a few attributes."""
 
     title: str
@@ -224,17 +228,8 @@ class ChatRef(int):
         obj.is_forum = is_forum
         return obj
 
-    @property
-    def id(self) -> int:
-        return int(self)
-
     def __repr__(self) -> str:
         return f"ChatRef({int(self)}, {self.title!r}, {self.type})"
-
-    def __str__(self) -> str:
-        return str(int(self))
-
-    __format__ = int.__format__
 
 
 class FakeBotApi:
@@ -337,45 +332,12 @@ class FakeBotApi:
     def start(self) -> FakeBotApi:
         if self._thread is not None:
             return self
-        loop = asyncio.new_event_loop()
-        ready = threading.Event()
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            asyncio.set_event_loop(loop)
-            try:
-                loop.run_until_complete(self._astart())
-            except BaseException as exc:  # reported to start()
-                failure.append(exc)
-                ready.set()
-                loop.close()
-                return
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-
-        self._loop = loop
-        self._thread = threading.Thread(target=run, name="fake-bot-api", daemon=True)
-        self._thread.start()
-        ready.wait(30)
-        if failure:
-            self._thread = None
-            raise failure[0]
+        self._loop = asyncio.new_event_loop()
+        self._thread = start_loop_thread(self._loop, self._astart, name="fake-bot-api")
         return self
 
     async def _astart(self) -> None:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(
-            app, handle_signals=False, access_log=None, shutdown_timeout=2.0
-        )
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self._host, self._port))
-        self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        self._runner, self.port = await serve_all_paths(self._handle, self._host, self._port)
         self._start_webhook_delivery()
 
     def stop(self) -> None:
@@ -393,12 +355,8 @@ class FakeBotApi:
             asyncio.run_coroutine_threadsafe(cancel_delays(), self._loop).result(5)
         with contextlib.suppress(Exception):  # best effort: webhook requests are abandoned
             asyncio.run_coroutine_threadsafe(self._stop_webhook_delivery(), self._loop).result(5)
-        if self._runner is not None:
-            fut = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
-            with contextlib.suppress(Exception):  # best effort shutdown
-                fut.result(15)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(15)
+        runner = self._runner
+        stop_loop_thread(self._loop, self._thread, runner.cleanup if runner is not None else None)
         self._thread = None
 
     def __enter__(self) -> FakeBotApi:
