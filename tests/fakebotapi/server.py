@@ -181,6 +181,34 @@ def parse_multipart(body: bytes, boundary: str) -> tuple[dict[str, Any], dict[st
     return values, uploads
 
 
+def _calls_asked(
+    method: str | Iterable[str] | None,
+    chat_id: ChatLike | None,
+    ok: bool | None,
+    include_polling: bool,
+) -> Callable[[str, int | None, bool], bool]:
+    """Whether a call (its method, chat id and success) is one ``calls(...)`` asks for:
+    ``method`` case-insensitive, getUpdates only if named or ``include_polling``."""
+    if isinstance(method, str):
+        wanted: set[str] | None = {method.lower()}
+    elif method is not None:
+        wanted = {m.lower() for m in method}
+    else:
+        wanted = None
+
+    def asked(name: str, chat: int | None, success: bool) -> bool:
+        lowered = name.lower()
+        if wanted is not None and lowered not in wanted:
+            return False
+        if wanted is None and not include_polling and lowered == "getupdates":
+            return False
+        if chat_id is not None and chat != int(chat_id):
+            return False
+        return ok is None or success == ok
+
+    return asked
+
+
 class _IdRef(int):
     """An ``int`` id that shows as the number (``str``, ``format``) and has it as ``.id``."""
 
@@ -1429,23 +1457,11 @@ class FakeBotApi:
         """Recorded calls (oldest first). ``method`` is case-insensitive (one or several);
         getUpdates is left out unless asked for or ``include_polling``; ``since`` is a
         ``time.time()`` value."""
-        if isinstance(method, str):
-            wanted: set[str] | None = {method.lower()}
-        elif method is not None:
-            wanted = {m.lower() for m in method}
-        else:
-            wanted = None
+        asked = _calls_asked(method, chat_id, ok, include_polling)
         with self._st.lock:
             out = []
             for call in self._st.calls:
-                name = call.method.lower()
-                if wanted is not None and name not in wanted:
-                    continue
-                if wanted is None and not include_polling and name == "getupdates":
-                    continue
-                if chat_id is not None and call.chat_id != int(chat_id):
-                    continue
-                if ok is not None and call.ok != ok:
+                if not asked(call.method, call.chat_id, call.ok):
                     continue
                 if since is not None and call.time < since:
                     continue
@@ -1467,25 +1483,12 @@ class FakeBotApi:
             return len(
                 self.calls(method, chat_id, ok=ok, include_polling=include_polling, since=since)
             )
-        if isinstance(method, str):
-            wanted: set[str] | None = {method.lower()}
-        elif method is not None:
-            wanted = {m.lower() for m in method}
-        else:
-            wanted = None
+        asked = _calls_asked(method, chat_id, ok, include_polling)
         with self._st.lock:
             total = 0
             for (name, chat, success), count in self._st.call_counts.items():
-                lowered = name.lower()
-                if wanted is not None and lowered not in wanted:
-                    continue
-                if wanted is None and not include_polling and lowered == "getupdates":
-                    continue
-                if chat_id is not None and chat != int(chat_id):
-                    continue
-                if ok is not None and success != ok:
-                    continue
-                total += count
+                if asked(name, chat, success):
+                    total += count
             return total
 
     def max_calls_in_window(
