@@ -7,9 +7,37 @@ import contextlib
 import socket
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from aiohttp import web
+
+
+class LoopThreadServer:
+    """``start()``, ``stop()`` and ``with`` for a server that ``_astart`` sets up on an event
+    loop of its own, in a daemon thread named ``thread_name``."""
+
+    thread_name: ClassVar[str]
+    _loop: asyncio.AbstractEventLoop | None
+    _thread: threading.Thread | None
+
+    def start(self) -> Self:
+        if self._thread is not None:
+            return self
+        self._loop = asyncio.new_event_loop()
+        self._thread = start_loop_thread(self._loop, self._astart, name=self.thread_name)
+        return self
+
+    async def _astart(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def start_loop_thread(

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 import aiohttp
 from aiohttp import web
 
-from .background import serve_all_paths, start_loop_thread, stop_loop_thread
+from .background import LoopThreadServer, serve_all_paths, stop_loop_thread
 
 # Hop-by-hop headers (RFC 9110 section 7.6.1) and the ones aiohttp sets itself.
 _HOP_BY_HOP = frozenset(
@@ -47,8 +47,10 @@ def _forwardable(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(k, v) for k, v in headers if k.lower() not in _HOP_BY_HOP]
 
 
-class Balancer:
+class Balancer(LoopThreadServer):
     """Round-robin reverse proxy on ``host`` (a free port unless ``port`` is given)."""
+
+    thread_name = "balancer"
 
     def __init__(
         self,
@@ -116,14 +118,7 @@ class Balancer:
         with self._lock:
             return self._failed
 
-    # ------------------------------------------------------------------ lifecycle
-    def start(self) -> Balancer:
-        if self._thread is not None:
-            return self
-        self._loop = asyncio.new_event_loop()
-        self._thread = start_loop_thread(self._loop, self._astart, name="balancer")
-        return self
-
+    # ---------------------------------------- lifecycle (start and with: LoopThreadServer)
     async def _astart(self) -> None:
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0),
@@ -144,12 +139,6 @@ class Balancer:
             return
         stop_loop_thread(self._loop, self._thread, self._astop)
         self._thread = None
-
-    def __enter__(self) -> Balancer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # ------------------------------------------------------------------ proxying
     def _order(self) -> list[str]:

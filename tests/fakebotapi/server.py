@@ -37,7 +37,7 @@ from typing import Any, Literal, TypeVar
 import aiohttp
 from aiohttp import web
 
-from .background import serve_all_paths, start_loop_thread, stop_loop_thread
+from .background import LoopThreadServer, serve_all_paths, stop_loop_thread
 from .methods import (
     CANONICAL,
     FLOOD_METHODS,
@@ -260,8 +260,10 @@ class ChatRef(_IdRef):
         return f"ChatRef({int(self)}, {self.title!r}, {self.type})"
 
 
-class FakeBotApi:
+class FakeBotApi(LoopThreadServer):
     """A fake Telegram Bot API server plus a thread-safe, synchronous control API for tests."""
+
+    thread_name = "fake-bot-api"
 
     def __init__(
         self,
@@ -331,7 +333,7 @@ class FakeBotApi:
         self._wh_listener: Callable[[], None] | None = None
         self._wh_seen: tuple[int, int] = (0, 0)  # (next_update_id, webhook_generation)
 
-    # ------------------------------------------------------------------ lifecycle
+    # ---------------------------------------- lifecycle (start and with: LoopThreadServer)
     @property
     def token(self) -> str:
         return self._st.token
@@ -357,13 +359,6 @@ class FakeBotApi:
     def base_file_url(self) -> str:
         return f"{self.url}/file/bot"
 
-    def start(self) -> FakeBotApi:
-        if self._thread is not None:
-            return self
-        self._loop = asyncio.new_event_loop()
-        self._thread = start_loop_thread(self._loop, self._astart, name="fake-bot-api")
-        return self
-
     async def _astart(self) -> None:
         self._runner, self.port = await serve_all_paths(self._handle, self._host, self._port)
         self._start_webhook_delivery()
@@ -386,12 +381,6 @@ class FakeBotApi:
         runner = self._runner
         stop_loop_thread(self._loop, self._thread, runner.cleanup if runner is not None else None)
         self._thread = None
-
-    def __enter__(self) -> FakeBotApi:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # ------------------------------------------------------------------ HTTP layer
     @staticmethod
