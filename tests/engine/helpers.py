@@ -270,14 +270,6 @@ def all_tiles_once(game: Game) -> bool:
     return sorted(found) == sorted(ALL_TILES)
 
 
-def move_tiles(move: Move) -> list[Tile]:
-    if isinstance(move, Play):
-        return [move.tile]
-    if isinstance(move, Doubles):
-        return [p.tile for p in move.plays]
-    return []
-
-
 def is_draw(move: Move) -> bool:
     return isinstance(move, Draw)
 
