@@ -36,7 +36,9 @@ import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -64,22 +66,47 @@ def _report(found: list[Problem], so_far: list[Problem]) -> None:
         print(f"  ! {problem}", flush=True)
 
 
+class _World(Protocol):
+    async def finish(self) -> list[Problem]: ...
+
+    def close(self) -> None: ...
+
+
+async def _rounds(
+    world: _World,
+    count: int,
+    step: Callable[[int], Awaitable[list[Problem]]],
+    problems: list[Problem],
+    *,
+    label: str,
+    every: int,
+    what: str,
+) -> None:
+    """Run `step(done)` `count` times, adding what each finds to `problems` (a progress line
+    every `every`), then the world's final checks; a harness that gives up is a problem too."""
+    try:
+        for done in range(count):
+            found = await step(done)
+            _report(found, problems)
+            problems += found
+            if (done + 1) % every == 0:
+                print(f"  {label} {done + 1}: {len(problems)} problems", flush=True)
+        problems += await world.finish()
+    except Exception as exc:  # the harness gave up (a wait ran out): say so, count so far
+        problems.append(Problem("harness", f"the {what} stopped: {exc!r}"))
+    finally:
+        world.close()
+
+
 async def forged(h: Harness, count: int, rng: random.Random, problems: list[Problem]) -> int:
     world = await FuzzWorld.build(h)
     chooser = RandomChooser(rng)
-    try:
-        for done in range(count):
-            press = world.choose(await world.scene(), chooser)
-            _, found = await world.press(press)
-            _report(found, problems)
-            problems += found
-            if (done + 1) % 1000 == 0:
-                print(f"  forged {done + 1}: {len(problems)} problems", flush=True)
-        problems += await world.finish()
-    except Exception as exc:  # the harness gave up (a wait ran out): say so, count so far
-        problems.append(Problem("harness", f"the forged presses stopped: {exc!r}"))
-    finally:
-        world.close()
+
+    async def press(done: int) -> list[Problem]:
+        _, found = await world.press(world.choose(await world.scene(), chooser))
+        return found
+
+    await _rounds(world, count, press, problems, label="forged", every=1000, what="forged presses")
     print(f"  by source: {dict(sorted(world.sources.items()))}")
     print(f"  bot messages checked for hands: {world.watch.looked_at}")
     return world.presses
@@ -89,33 +116,26 @@ async def races(h: Harness, count: int, rng: random.Random, problems: list[Probl
     world = await RaceWorld.build(h, players=4, processes=2)
     chooser = RandomChooser(rng)
     kinds: Counter[str] = Counter()
-    try:
-        for done in range(count):
-            kind = ("twice", "everyone", "spread")[done % 3]
-            kinds[kind] += 1
-            if kind == "twice":
-                before, first = await world.own_tap(chooser)
-                taps = [
-                    dataclasses.replace(first, process=chooser.number(0, 1)),
-                    dataclasses.replace(
-                        first, process=chooser.number(0, 1), delay_us=chooser.number(0, 999)
-                    ),
-                ]
-            elif kind == "everyone":
-                before, taps = await world.taps_of(chooser, 4, everyone=True)
-                taps = [dataclasses.replace(t, delay_us=0) for t in taps]
-            else:
-                before, taps = await world.taps_of(chooser, chooser.number(2, 8), everyone=False)
-            found = await world.race(before, taps)
-            _report(found, problems)
-            problems += found
-            if (done + 1) % 200 == 0:
-                print(f"  races {done + 1}: {len(problems)} problems", flush=True)
-        problems += await world.finish()
-    except Exception as exc:  # the harness gave up (a wait ran out): say so, count so far
-        problems.append(Problem("harness", f"the races stopped: {exc!r}"))
-    finally:
-        world.close()
+
+    async def race(done: int) -> list[Problem]:
+        kind = ("twice", "everyone", "spread")[done % 3]
+        kinds[kind] += 1
+        if kind == "twice":
+            before, first = await world.own_tap(chooser)
+            taps = [
+                dataclasses.replace(first, process=chooser.number(0, 1)),
+                dataclasses.replace(
+                    first, process=chooser.number(0, 1), delay_us=chooser.number(0, 999)
+                ),
+            ]
+        elif kind == "everyone":
+            before, taps = await world.taps_of(chooser, 4, everyone=True)
+            taps = [dataclasses.replace(t, delay_us=0) for t in taps]
+        else:
+            before, taps = await world.taps_of(chooser, chooser.number(2, 8), everyone=False)
+        return await world.race(before, taps)
+
+    await _rounds(world, count, race, problems, label="races", every=200, what="races")
     print(f"  races by kind: {dict(kinds)}; taps: {world.taps}; moves made: {world.moves}")
     return world.races
 

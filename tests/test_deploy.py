@@ -22,7 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 
-# What the bot exports on /metrics (bot/metrics.py), the names PromQL sees.
+# What the bot exports on /metrics (bot/metrics.py), the names PromQL sees; tests/bot/test_health.py
+# checks that /metrics serves each.
 HISTOGRAMS = {
     "domino_rate_limit_wait_seconds",
     "domino_update_seconds",

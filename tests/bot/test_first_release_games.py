@@ -14,7 +14,6 @@ import random
 from pathlib import Path
 
 import pytest
-from redis.asyncio import Redis
 
 from bot.game.options import LobbyAction
 from bot.game.people import Person
@@ -24,24 +23,18 @@ from bot.storage.legacy import first_release
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match
 from bot.storage.stored import parse_match
 from engine import Game, pack
+from tests.bot import test_stored_games
 from tests.bot.test_stored_games import (  # the same fixtures and the same playing on
     Clock,
     check_engine,
     creator,
-    new_service,
     play_to_the_end,
     stored_raw,
 )
 
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(redis_client: Redis, key_prefix: str, clock: Clock) -> GameService:
-    return new_service(redis_client, key_prefix, clock)
+# The same service (on the real Redis) and clock: fixtures, found by pytest under these names.
+clock = test_stored_games.clock
+service = test_stored_games.service
 
 
 V1 = Path(__file__).resolve().parents[1] / "data" / "stored" / "v1"

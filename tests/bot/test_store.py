@@ -59,8 +59,10 @@ async def test_a_write_lands_only_on_what_was_read(store: Store) -> None:
     assert await store.games.load(CHAT, THREAD) is None
 
 
-async def test_concurrent_changes_all_land(store: Store) -> None:
-    key = store.keys.group(CHAT, THREAD)
+async def change_thirty_times_at_once(store: Store, chat: int, thread: int | None) -> GroupDelivery:
+    """Thirty concurrent changes of a chat's group delivery, each adding a call to it: the
+    delivery as stored after them (tests/cluster runs this on a cluster too)."""
+    key = store.keys.group(chat, thread)
 
     def add_call(shown: GroupDelivery | None) -> GroupDelivery:
         shown = shown or GroupDelivery(game_id="abcdef")
@@ -69,9 +71,14 @@ async def test_concurrent_changes_all_land(store: Store) -> None:
         return shown
 
     await asyncio.gather(*(store.games.change(key, GroupDelivery, add_call) for _ in range(30)))
-    group, _ = await store.games.read_delivery(CHAT, THREAD, 0)
+    group, _ = await store.games.read_delivery(chat, thread, 0)
     assert group.value is not None
-    assert group.value.calls == [float(i) for i in range(30)] and group.value.rev == 30
+    return group.value
+
+
+async def test_concurrent_changes_all_land(store: Store) -> None:
+    group = await change_thirty_times_at_once(store, CHAT, THREAD)
+    assert group.calls == [float(i) for i in range(30)] and group.rev == 30
 
 
 async def test_a_second_key_is_written_with_the_record(store: Store) -> None:

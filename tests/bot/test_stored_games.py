@@ -137,23 +137,17 @@ def test_the_manifests_list_every_stored_game() -> None:
 # bump MATCH_FORMAT: an older process (its models forbid unknown fields) then sees a
 # newer format and leaves the record to the newer processes, instead of taking it for
 # a damaged one and setting it aside in the middle of a rolling deploy.
+FORMAT_2_FIELDS = (
+    ("format", "rev", "id", "chat_id", "thread_id", "status", "variant", "creator_id"),
+    ("creator_name", "seats", "target", "turn_seconds", "seed", "lobby_rev"),
+    ("chat_title", "lang", "notes", "notes_dropped", "deadline", "engine", "ended"),
+    ("stopped_by", "topic", "lobby_touched"),
+    ("name", "user_id", "level", "lang", "computer", "left", "missed", "hand_requests"),
+)
 MATCH_FIELDS = {
-    2: (
-        ("format", "rev", "id", "chat_id", "thread_id", "status", "variant", "creator_id"),
-        ("creator_name", "seats", "target", "turn_seconds", "seed", "lobby_rev"),
-        ("chat_title", "lang", "notes", "notes_dropped", "deadline", "engine", "ended"),
-        ("stopped_by", "topic", "lobby_touched"),
-        ("name", "user_id", "level", "lang", "computer", "left", "missed", "hand_requests"),
-    ),
-    # The notes became codes with the player's name (format 2 kept sentences).
-    3: (
-        ("format", "rev", "id", "chat_id", "thread_id", "status", "variant", "creator_id"),
-        ("creator_name", "seats", "target", "turn_seconds", "seed", "lobby_rev"),
-        ("chat_title", "lang", "notes", "notes_dropped", "deadline", "engine", "ended"),
-        ("stopped_by", "topic", "lobby_touched"),
-        ("name", "user_id", "level", "lang", "computer", "left", "missed", "hand_requests"),
-        ("code", "name", "text"),
-    ),
+    2: FORMAT_2_FIELDS,
+    # The same, and the notes became codes with the player's name (format 2 kept sentences).
+    3: (*FORMAT_2_FIELDS, ("code", "name", "text")),
 }
 
 

@@ -20,6 +20,7 @@ from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match, StatLine, UserPrefs
 from bot.storage.store import Store
 from bot.storage.stored import LOST, Stored
+from tests.bot.test_store import change_thirty_times_at_once
 from tests.cluster.conftest import RunningCluster, settings_for
 
 CHATS = [-100123, -1001234567890, -5, 42, 0, -100999]
@@ -138,18 +139,8 @@ async def test_compare_and_set_on_the_cluster(store: Store) -> None:
 
 
 async def test_concurrent_changes_all_land_on_the_cluster(store: Store) -> None:
-    chat = -100_777
-    key = store.keys.group(chat, 5)
-
-    def add_call(shown: GroupDelivery | None) -> GroupDelivery:
-        shown = shown or GroupDelivery(game_id="abcdef")
-        shown.calls.append(float(len(shown.calls)))
-        shown.rev += 1
-        return shown
-
-    await asyncio.gather(*(store.games.change(key, GroupDelivery, add_call) for _ in range(30)))
-    group, _ = await store.games.read_delivery(chat, 5, 0)
-    assert group.value is not None and group.value.rev == 30
+    group = await change_thirty_times_at_once(store, -100_777, 5)
+    assert group.rev == 30
 
 
 async def test_multi_key_reads_and_drop_on_the_cluster(store: Store) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import (
     ALL_TILES,
@@ -31,30 +31,25 @@ NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]
 VARIANT_NAMES = ("fives", "muggins", "twolane")
 PLAYER_COUNTS = (2, 3, 4)
 
+_Value = TypeVar("_Value")
+
+
+def _by_players(rows: dict[str, tuple[_Value, _Value, _Value]]) -> dict[tuple[str, int], _Value]:
+    """A table as docs/rules.md has it (a row a variant; a column for 2, 3 and 4 players),
+    by (variant, players)."""
+    return {
+        (variant, players): value
+        for variant, row in rows.items()
+        for players, value in zip(PLAYER_COUNTS, row, strict=True)
+    }
+
+
 # docs/rules.md, the table at the top: tiles dealt to each player.
-HAND_SIZE = {
-    ("fives", 2): 6,
-    ("fives", 3): 6,
-    ("fives", 4): 5,
-    ("muggins", 2): 7,
-    ("muggins", 3): 7,
-    ("muggins", 4): 7,
-    ("twolane", 2): 5,
-    ("twolane", 3): 5,
-    ("twolane", 4): 6,
-}
+HAND_SIZE = _by_players({"fives": (6, 6, 5), "muggins": (7, 7, 7), "twolane": (5, 5, 6)})
 # docs/rules.md: the match target (None: the game has none).
-DEFAULT_TARGET = {
-    ("fives", 2): 25,
-    ("fives", 3): 25,
-    ("fives", 4): 20,
-    ("muggins", 2): 51,
-    ("muggins", 3): 51,
-    ("muggins", 4): 51,
-    ("twolane", 2): None,
-    ("twolane", 3): None,
-    ("twolane", 4): None,
-}
+DEFAULT_TARGET = _by_players(
+    {"fives": (25, 25, 20), "muggins": (51, 51, 51), "twolane": (None, None, None)}
+)
 
 
 def T(text: str) -> Tile:
@@ -273,14 +268,6 @@ def all_tiles_once(game: Game) -> bool:
     rnd = game.round
     found = [*rnd.table.tiles(), *rnd.boneyard, *(t for h in rnd.hands for t in h)]
     return sorted(found) == sorted(ALL_TILES)
-
-
-def move_tiles(move: Move) -> list[Tile]:
-    if isinstance(move, Play):
-        return [move.tile]
-    if isinstance(move, Doubles):
-        return [p.tile for p in move.plays]
-    return []
 
 
 def is_draw(move: Move) -> bool:

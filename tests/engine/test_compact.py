@@ -26,7 +26,7 @@ from engine import (
 from engine.ai.greedy import greedy_move_in
 from engine.compact import FORMAT, _text, _token
 from tests.engine.helpers import deal, names, position, push_all, tiles
-from tests.engine.test_properties import examples, games, new_game, written
+from tests.engine.test_properties import Case, examples, games, new_game, written
 
 SPECIAL_TEXTS = ["draw", "d", "62W", "33W+22E", "d+p", "x", '"', '"q"', "a b", "\n", "+", "3:3@W+"]
 ODD_NAMES = [
@@ -53,15 +53,11 @@ def odd_text(given: Move | str, rng: random.Random) -> str | None:
     return None
 
 
-def play_storing(
-    case: tuple[str, int, int, int, int | None], odd: bool = True
-) -> tuple[Game, list[str]]:
+def play_storing(case: Case, odd: bool = True) -> tuple[Game, list[str]]:
     """A random game played to the end; the packed text after every action."""
-    variant, players, seed, choices, target = case
-    rng = random.Random(choices)
-    game = new_game(variant, players, seed, target)
+    game, rng = new_game(case)
     if rng.random() < 0.3:
-        game.players = rng.sample(ODD_NAMES, players)
+        game.players = rng.sample(ODD_NAMES, len(game.players))
     texts = [pack(game)]
     while not game.over:
         legal = game.legal_moves()
@@ -75,7 +71,7 @@ def play_storing(
 
 @settings(max_examples=examples(120))
 @given(games, st.integers(0, 2**32 - 1))
-def test_packed_games_come_back_exactly(case: tuple[str, int, int, int, int | None], pick: int):
+def test_packed_games_come_back_exactly(case: Case, pick: int):
     game, texts = play_storing(case)
     rng = random.Random(pick)
     for before, after in itertools.pairwise(texts):
@@ -105,7 +101,7 @@ def test_packed_games_come_back_exactly(case: tuple[str, int, int, int, int | No
 
 @settings(max_examples=examples(40))
 @given(games)
-def test_replayed_records_pack_too(case: tuple[str, int, int, int, int | None]):
+def test_replayed_records_pack_too(case: Case):
     # A game replayed from its record has no seed: each round is stored as dealt.
     game, _ = play_storing(case, odd=False)  # a record spells every move plainly
     again = replay(json.loads(json.dumps(to_record(game))))

@@ -51,8 +51,15 @@ games = st.tuples(
 )
 
 
-def new_game(variant: str, players: int, seed: int, target: int | None) -> Game:
-    return Game.new(variant, names(players), seed, target if variant == "fives" else None)
+# What `games` draws: variant, players, the deal's seed, the choices' seed, a fives target.
+Case = tuple[str, int, int, int, int | None]
+
+
+def new_game(case: Case) -> tuple[Game, random.Random]:
+    """The game a drawn case deals, and the generator of its players' choices."""
+    variant, players, seed, choices, target = case
+    game = Game.new(variant, names(players), seed, target if variant == "fives" else None)
+    return game, random.Random(choices)
 
 
 def play(
@@ -95,10 +102,8 @@ def written(game: Game, move: Move, rng: random.Random) -> Move | str:
 
 @settings(max_examples=examples(400))
 @given(games)
-def test_random_games_follow_the_rules(case: tuple[str, int, int, int, int | None]):
-    variant, players, seed, choices, target = case
-    game = new_game(variant, players, seed, target)
-    rng = random.Random(choices)
+def test_random_games_follow_the_rules(case: Case):
+    game, rng = new_game(case)
     referee = Referee(game)
     referee.check(game)
     for move in play(game, rng):
@@ -175,10 +180,8 @@ def check_refusals(game: Game, rng: random.Random) -> None:
 
 @settings(max_examples=examples(150))
 @given(games)
-def test_refusals_agree_with_legal_moves(case: tuple[str, int, int, int, int | None]):
-    variant, players, seed, choices, target = case
-    game = new_game(variant, players, seed, target)
-    rng = random.Random(choices)
+def test_refusals_agree_with_legal_moves(case: Case):
+    game, rng = new_game(case)
     for move in play(game, rng, at=lambda g: check_refusals(g, rng), often=0.06):
         game.push(move)
     check_refusals(game, rng)  # after the end: everything is refused
@@ -229,10 +232,8 @@ def check_state_and_views(game: Game) -> None:
 
 @settings(max_examples=examples(150))
 @given(games)
-def test_state_round_trips_and_views_hide_other_hands(case: tuple[str, int, int, int, int | None]):
-    variant, players, seed, choices, target = case
-    game = new_game(variant, players, seed, target)
-    rng = random.Random(choices)
+def test_state_round_trips_and_views_hide_other_hands(case: Case):
+    game, rng = new_game(case)
     for move in play(game, rng, at=check_state_and_views, often=0.06):
         game.push(move)
     check_state_and_views(game)

@@ -51,7 +51,7 @@ from hypothesis.control import currently_in_test_context
 from engine import Game, Tile, to_record
 from engine.cli import replay_main
 from tests.engine.helpers import DEFAULT_TARGET, HAND_SIZE, names
-from tests.engine.referee import ENDS, Referee
+from tests.engine.referee import ENDS, Referee, Round
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -240,17 +240,19 @@ def expected_summary(referee: Referee, written: list[list[dict[str, Any]]]) -> d
         "record": best_record,
         "totals": list(referee.totals),
         "rounds": [
-            {
-                "starter": rnd.starter,
-                "end": rnd.end,
-                "out": rnd.out[0] if rnd.out else None,
-                "points": list(rnd.points),
-                "penalties": list(rnd.penalties),
-                "moves": moves,
-            }
-            for rnd, moves in zip(referee.rounds, written, strict=True)
+            round_summary(rnd, moves) for rnd, moves in zip(referee.rounds, written, strict=True)
         ],
     }
+
+
+# What the replay output copies of each round as the referee kept it.
+COPIED_OF_A_ROUND = ("starter", "end", "points", "penalties")
+
+
+def round_summary(rnd: Round, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """A round as the replay output lists it: the copied fields, who went out, the moves."""
+    copied = {name: copy.copy(getattr(rnd, name)) for name in COPIED_OF_A_ROUND}
+    return copied | {"out": rnd.out[0] if rnd.out else None, "moves": moves}
 
 
 def judge_bytes(data: bytes) -> dict[str, Any] | Refused:

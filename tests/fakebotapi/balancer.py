@@ -17,13 +17,13 @@ request may have been processed — and the answer is 502 (504 on a timeout).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import socket
 import threading
 from collections.abc import Iterable
 
 import aiohttp
 from aiohttp import web
+
+from .background import LoopThreadServer, serve_all_paths, stop_loop_thread
 
 # Hop-by-hop headers (RFC 9110 section 7.6.1) and the ones aiohttp sets itself.
 _HOP_BY_HOP = frozenset(
@@ -47,8 +47,10 @@ def _forwardable(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(k, v) for k, v in headers if k.lower() not in _HOP_BY_HOP]
 
 
-class Balancer:
+class Balancer(LoopThreadServer):
     """Round-robin reverse proxy on ``host`` (a free port unless ``port`` is given)."""
+
+    thread_name = "balancer"
 
     def __init__(
         self,
@@ -116,37 +118,7 @@ class Balancer:
         with self._lock:
             return self._failed
 
-    # ------------------------------------------------------------------ lifecycle
-    def start(self) -> Balancer:
-        if self._thread is not None:
-            return self
-        loop = asyncio.new_event_loop()
-        ready = threading.Event()
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            asyncio.set_event_loop(loop)
-            try:
-                loop.run_until_complete(self._astart())
-            except BaseException as exc:  # reported to start()
-                failure.append(exc)
-                ready.set()
-                loop.close()
-                return
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-
-        self._loop = loop
-        self._thread = threading.Thread(target=run, name="balancer", daemon=True)
-        self._thread.start()
-        ready.wait(30)
-        if failure:
-            self._thread = None
-            raise failure[0]
-        return self
-
+    # ---------------------------------------- lifecycle (start and with: LoopThreadServer)
     async def _astart(self) -> None:
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0),
@@ -154,17 +126,7 @@ class Balancer:
             auto_decompress=False,
             skip_auto_headers=("User-Agent", "Content-Type", "Accept", "Accept-Encoding"),
         )
-        app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(
-            app, handle_signals=False, access_log=None, shutdown_timeout=2.0
-        )
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self._host, self._port))
-        self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        self._runner, self.port = await serve_all_paths(self._handle, self._host, self._port)
 
     async def _astop(self) -> None:
         if self._runner is not None:
@@ -175,18 +137,8 @@ class Balancer:
     def stop(self) -> None:
         if self._thread is None or self._loop is None:
             return
-        fut = asyncio.run_coroutine_threadsafe(self._astop(), self._loop)
-        with contextlib.suppress(Exception):  # best effort shutdown
-            fut.result(15)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(15)
+        stop_loop_thread(self._loop, self._thread, self._astop)
         self._thread = None
-
-    def __enter__(self) -> Balancer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # ------------------------------------------------------------------ proxying
     def _order(self) -> list[str]:

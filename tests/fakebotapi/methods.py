@@ -205,15 +205,37 @@ def _text(p: Params) -> tuple[str, str, list[JSON], str | None]:
     return text, plain, entities, mode
 
 
-def _caption(
-    caption: str | None, parse_mode: str | None, entities: Any
-) -> tuple[str | None, str | None, list[JSON], str | None]:
+# A parsed caption: as sent, as plain text, its entities, its parse mode.
+Caption = tuple[str | None, str | None, list[JSON], str | None]
+
+
+def _caption(caption: str | None, parse_mode: str | None, entities: Any) -> Caption:
     if caption is None or caption == "":
         return None, None, [], None
     plain, ents, mode = format_text(caption, parse_mode, entities)
     if utf16_len(plain) > CAPTION_LIMIT:
         raise bad_request("message caption is too long")
     return caption, plain, ents, mode
+
+
+def _same_caption(msg: Message, caption: Caption, markup: JSON | None) -> bool:
+    """Whether an edit would leave the message's caption and keyboard as they are."""
+    _raw, plain, entities, _mode = caption
+    return (
+        (plain or None) == (msg.caption or None)
+        and _same(entities, msg.caption_entities)
+        and _same(markup, msg.reply_markup)
+    )
+
+
+def _recaption(st: State, msg: Message, caption: Caption, markup: JSON | None) -> JSON:
+    """Give the message a new caption and keyboard (an edit): the edited message's JSON."""
+    raw, plain, entities, mode = caption
+    msg.caption, msg.raw_caption, msg.caption_entities = plain, raw, entities
+    msg.parse_mode = mode
+    msg.reply_markup = markup
+    _touch(st, msg)
+    return st.message_json(msg)
 
 
 def _store_upload(st: State, upload: Upload, kind: str) -> StoredFile:
@@ -436,23 +458,13 @@ def edit_message_text(st: State, p: Params) -> JSON:
 
 def edit_message_caption(st: State, p: Params) -> JSON:
     _chat, msg = _find_editable(st, p)
-    raw, plain, entities, mode = _caption(
-        p.string("caption"), p.string("parse_mode"), p.decoded("caption_entities")
-    )
+    caption = _caption(p.string("caption"), p.string("parse_mode"), p.decoded("caption_entities"))
     markup = _edit_markup(p)
     if msg.media is None:
         raise bad_request("there is no caption in the message to edit")
-    if (
-        (plain or None) == (msg.caption or None)
-        and _same(entities, msg.caption_entities)
-        and _same(markup, msg.reply_markup)
-    ):
+    if _same_caption(msg, caption, markup):
         raise bad_request(NOT_MODIFIED)
-    msg.caption, msg.raw_caption, msg.caption_entities = plain, raw, entities
-    msg.parse_mode = mode
-    msg.reply_markup = markup
-    _touch(st, msg)
-    return st.message_json(msg)
+    return _recaption(st, msg, caption, markup)
 
 
 def edit_message_media(st: State, p: Params) -> JSON:
@@ -466,24 +478,16 @@ def edit_message_media(st: State, p: Params) -> JSON:
     markup = _edit_markup(p)
     if msg.media is None:
         raise bad_request("there is no media in the message to edit")
-    raw, plain, entities, mode = _caption(
-        media.get("caption"), media.get("parse_mode"), media.get("caption_entities")
-    )
+    caption = _caption(media.get("caption"), media.get("parse_mode"), media.get("caption_entities"))
     stored = _resolve_media(st, p, media.get("media"), str(kind), "media")
     if (
         stored.kind == msg.media.kind
         and (stored.size, stored.sha256) == (msg.media.size, msg.media.sha256)
-        and (plain or None) == (msg.caption or None)
-        and _same(entities, msg.caption_entities)
-        and _same(markup, msg.reply_markup)
+        and _same_caption(msg, caption, markup)
     ):
         raise bad_request(NOT_MODIFIED)
     msg.media = stored
-    msg.caption, msg.raw_caption, msg.caption_entities = plain, raw, entities
-    msg.parse_mode = mode
-    msg.reply_markup = markup
-    _touch(st, msg)
-    return st.message_json(msg)
+    return _recaption(st, msg, caption, markup)
 
 
 def edit_message_reply_markup(st: State, p: Params) -> JSON:

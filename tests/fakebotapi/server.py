@@ -27,7 +27,6 @@ import json
 import random
 import re
 import secrets
-import socket
 import threading
 import time
 import traceback
@@ -38,6 +37,7 @@ from typing import Any, Literal, TypeVar
 import aiohttp
 from aiohttp import web
 
+from .background import LoopThreadServer, serve_all_paths, stop_loop_thread
 from .methods import (
     CANONICAL,
     FLOOD_METHODS,
@@ -181,7 +181,48 @@ def parse_multipart(body: bytes, boundary: str) -> tuple[dict[str, Any], dict[st
     return values, uploads
 
 
-class UserRef(int):
+def _calls_asked(
+    method: str | Iterable[str] | None,
+    chat_id: ChatLike | None,
+    ok: bool | None,
+    include_polling: bool,
+) -> Callable[[str, int | None, bool], bool]:
+    """Whether a call (its method, chat id and success) is one ``calls(...)`` asks for:
+    ``method`` case-insensitive, getUpdates only if named or ``include_polling``."""
+    if isinstance(method, str):
+        wanted: set[str] | None = {method.lower()}
+    elif method is not None:
+        wanted = {m.lower() for m in method}
+    else:
+        wanted = None
+
+    def asked(name: str, chat: int | None, success: bool) -> bool:
+        lowered = name.lower()
+        if wanted is not None and lowered not in wanted:
+            return False
+        if wanted is None and not include_polling and lowered == "getupdates":
+            return False
+        if chat_id is not None and chat != int(chat_id):
+            return False
+        return ok is None or success == ok
+
+    return asked
+
+
+class _IdRef(int):
+    """An ``int`` id that shows as the number (``str``, ``format``) and has it as ``.id``."""
+
+    @property
+    def id(self) -> int:
+        return int(self)
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+    __format__ = int.__format__
+
+
+class UserRef(_IdRef):
     """A test user: an ``int`` (its id, also its private chat id) with a few attributes."""
 
     first_name: str
@@ -197,20 +238,11 @@ class UserRef(int):
         obj.language_code = language_code
         return obj
 
-    @property
-    def id(self) -> int:
-        return int(self)
-
     def __repr__(self) -> str:
         return f"UserRef({int(self)}, {self.first_name!r})"
 
-    def __str__(self) -> str:
-        return str(int(self))
 
-    __format__ = int.__format__
-
-
-class ChatRef(int):
+class ChatRef(_IdRef):
     """A test group: an ``int`` (the chat id) with a few attributes."""
 
     title: str
@@ -224,21 +256,14 @@ class ChatRef(int):
         obj.is_forum = is_forum
         return obj
 
-    @property
-    def id(self) -> int:
-        return int(self)
-
     def __repr__(self) -> str:
         return f"ChatRef({int(self)}, {self.title!r}, {self.type})"
 
-    def __str__(self) -> str:
-        return str(int(self))
 
-    __format__ = int.__format__
-
-
-class FakeBotApi:
+class FakeBotApi(LoopThreadServer):
     """A fake Telegram Bot API server plus a thread-safe, synchronous control API for tests."""
+
+    thread_name = "fake-bot-api"
 
     def __init__(
         self,
@@ -308,7 +333,7 @@ class FakeBotApi:
         self._wh_listener: Callable[[], None] | None = None
         self._wh_seen: tuple[int, int] = (0, 0)  # (next_update_id, webhook_generation)
 
-    # ------------------------------------------------------------------ lifecycle
+    # ---------------------------------------- lifecycle (start and with: LoopThreadServer)
     @property
     def token(self) -> str:
         return self._st.token
@@ -334,48 +359,8 @@ class FakeBotApi:
     def base_file_url(self) -> str:
         return f"{self.url}/file/bot"
 
-    def start(self) -> FakeBotApi:
-        if self._thread is not None:
-            return self
-        loop = asyncio.new_event_loop()
-        ready = threading.Event()
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            asyncio.set_event_loop(loop)
-            try:
-                loop.run_until_complete(self._astart())
-            except BaseException as exc:  # reported to start()
-                failure.append(exc)
-                ready.set()
-                loop.close()
-                return
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-
-        self._loop = loop
-        self._thread = threading.Thread(target=run, name="fake-bot-api", daemon=True)
-        self._thread.start()
-        ready.wait(30)
-        if failure:
-            self._thread = None
-            raise failure[0]
-        return self
-
     async def _astart(self) -> None:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(
-            app, handle_signals=False, access_log=None, shutdown_timeout=2.0
-        )
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self._host, self._port))
-        self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        self._runner, self.port = await serve_all_paths(self._handle, self._host, self._port)
         self._start_webhook_delivery()
 
     def stop(self) -> None:
@@ -393,19 +378,9 @@ class FakeBotApi:
             asyncio.run_coroutine_threadsafe(cancel_delays(), self._loop).result(5)
         with contextlib.suppress(Exception):  # best effort: webhook requests are abandoned
             asyncio.run_coroutine_threadsafe(self._stop_webhook_delivery(), self._loop).result(5)
-        if self._runner is not None:
-            fut = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
-            with contextlib.suppress(Exception):  # best effort shutdown
-                fut.result(15)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(15)
+        runner = self._runner
+        stop_loop_thread(self._loop, self._thread, runner.cleanup if runner is not None else None)
         self._thread = None
-
-    def __enter__(self) -> FakeBotApi:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # ------------------------------------------------------------------ HTTP layer
     @staticmethod
@@ -1471,23 +1446,11 @@ class FakeBotApi:
         """Recorded calls (oldest first). ``method`` is case-insensitive (one or several);
         getUpdates is left out unless asked for or ``include_polling``; ``since`` is a
         ``time.time()`` value."""
-        if isinstance(method, str):
-            wanted: set[str] | None = {method.lower()}
-        elif method is not None:
-            wanted = {m.lower() for m in method}
-        else:
-            wanted = None
+        asked = _calls_asked(method, chat_id, ok, include_polling)
         with self._st.lock:
             out = []
             for call in self._st.calls:
-                name = call.method.lower()
-                if wanted is not None and name not in wanted:
-                    continue
-                if wanted is None and not include_polling and name == "getupdates":
-                    continue
-                if chat_id is not None and call.chat_id != int(chat_id):
-                    continue
-                if ok is not None and call.ok != ok:
+                if not asked(call.method, call.chat_id, call.ok):
                     continue
                 if since is not None and call.time < since:
                     continue
@@ -1509,25 +1472,12 @@ class FakeBotApi:
             return len(
                 self.calls(method, chat_id, ok=ok, include_polling=include_polling, since=since)
             )
-        if isinstance(method, str):
-            wanted: set[str] | None = {method.lower()}
-        elif method is not None:
-            wanted = {m.lower() for m in method}
-        else:
-            wanted = None
+        asked = _calls_asked(method, chat_id, ok, include_polling)
         with self._st.lock:
             total = 0
             for (name, chat, success), count in self._st.call_counts.items():
-                lowered = name.lower()
-                if wanted is not None and lowered not in wanted:
-                    continue
-                if wanted is None and not include_polling and lowered == "getupdates":
-                    continue
-                if chat_id is not None and chat != int(chat_id):
-                    continue
-                if ok is not None and success != ok:
-                    continue
-                total += count
+                if asked(name, chat, success):
+                    total += count
             return total
 
     def max_calls_in_window(

@@ -23,7 +23,7 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
 
 from .htmltext import HtmlParseError, parse_html, utf16_len
 
@@ -922,24 +922,14 @@ class State:
             _count_in(self.flood_log.setdefault(chat.id, []), now, 60.0)
 
     def take_injected(self, method: str, chat_id: int | None) -> ApiError | None:
-        for item in self.injected:
-            if item.method is not None and item.method.lower() != method.lower():
-                continue
-            if item.chat_id is not None and item.chat_id != chat_id:
-                continue
-            item.times -= 1
-            if item.times <= 0:
-                self.injected.remove(item)
-            return item.error
-        return None
+        item = _take_once(self.injected, method, chat_id)
+        return None if item is None else item.error
 
     def roll_faults(self, method: str, chat_id: int | None) -> None:
         """The first ``random_faults`` rule matching this call may give it a fault: queued
         first, as a one-time error or delay, for this very call to take."""
         for rule in self.random_faults:
-            if rule.method is not None and rule.method.lower() != method.lower():
-                continue
-            if rule.chat_id is not None and rule.chat_id != chat_id:
+            if not _covers(rule, method, chat_id):
                 continue
             if rule.rng.random() >= rule.rate:
                 return
@@ -957,16 +947,7 @@ class State:
 
     def take_delay(self, method: str, chat_id: int | None) -> DelayedAnswer | None:
         """The ``delay_answers`` rule for this call, if any (never for getUpdates)."""
-        for item in self.delays:
-            if item.method is not None and item.method.lower() != method.lower():
-                continue
-            if item.chat_id is not None and item.chat_id != chat_id:
-                continue
-            item.times -= 1
-            if item.times <= 0:
-                self.delays.remove(item)
-            return item
-        return None
+        return _take_once(self.delays, method, chat_id)
 
     # ---------------------------------------------------------------- hooks
     def note_answer(self, query: CallbackQuery) -> None:
@@ -1007,6 +988,36 @@ def user_text_entities(text: str) -> list[JSON]:
     if not m or (len(text) > m.end() and not text[m.end()].isspace()):
         return []
     return [{"type": "bot_command", "offset": 0, "length": utf16_len(m.group(0))}]
+
+
+class _CallRule(Protocol):
+    """A rule for the calls of one method and/or in one chat (``None``: any)."""
+
+    @property
+    def method(self) -> str | None: ...
+
+    @property
+    def chat_id(self) -> int | None: ...
+
+
+def _covers(rule: _CallRule, method: str, chat_id: int | None) -> bool:
+    return (rule.method is None or rule.method.lower() == method.lower()) and (
+        rule.chat_id is None or rule.chat_id == chat_id
+    )
+
+
+_Counted = TypeVar("_Counted", InjectedError, DelayedAnswer)
+
+
+def _take_once(rules: list[_Counted], method: str, chat_id: int | None) -> _Counted | None:
+    """The first rule covering this call, used once (and dropped once used ``times`` times)."""
+    for item in rules:
+        if _covers(item, method, chat_id):
+            item.times -= 1
+            if item.times <= 0:
+                rules.remove(item)
+            return item
+    return None
 
 
 def _count_in(log: list[float], arrived: float, window: float) -> None:

@@ -95,6 +95,17 @@ def client_for(api: FakeBotApi, *, read_timeout: float | None = None) -> Bot:
     return Bot(api.token, base_url=api.base_url, base_file_url=api.base_file_url, request=request)
 
 
+def application_for(api: FakeBotApi) -> Application:  # type: ignore[type-arg]
+    """A PTB Application talking to ``api`` (no handlers yet)."""
+    return (
+        ApplicationBuilder()
+        .token(api.token)
+        .base_url(api.base_url)
+        .base_file_url(api.base_file_url)
+        .build()
+    )
+
+
 def retry_seconds(error: RetryAfter) -> float:
     retry = error.retry_after
     return retry.total_seconds() if isinstance(retry, dtm.timedelta) else float(retry)
@@ -1013,13 +1024,7 @@ async def test_application_polling_full_loop(api: FakeBotApi) -> None:
         await query.answer(f"got {query.data}")
         await query.edit_message_text(f"pressed {query.data}")
 
-    app: Application = (  # type: ignore[type-arg]
-        ApplicationBuilder()
-        .token(api.token)
-        .base_url(api.base_url)
-        .base_file_url(api.base_file_url)
-        .build()
-    )
+    app = application_for(api)
     app.add_handler(CommandHandler("ping", ping))
     app.add_handler(CallbackQueryHandler(pressed))
 
@@ -1388,13 +1393,7 @@ async def test_two_ptb_applications_in_webhook_mode_behind_the_balancer(api: Fak
             assert update.effective_chat is not None
             await context.bot.send_message(update.effective_chat.id, f"pong from {name}")
 
-        app: Application = (  # type: ignore[type-arg]
-            ApplicationBuilder()
-            .token(api.token)
-            .base_url(api.base_url)
-            .base_file_url(api.base_file_url)
-            .build()
-        )
+        app = application_for(api)
         app.add_handler(CommandHandler("ping", ping))
         return app
 

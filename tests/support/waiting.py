@@ -15,9 +15,37 @@ class NotInTime(AssertionError):
     """The condition did not hold within the timeout (an AssertionError: a failed test)."""
 
 
-def _message(what: str, timeout: float, context: Callable[[], str] | None) -> str:
-    text = f"{what}: not within {timeout:g} s"
-    return f"{text}\n{context()}" if context is not None else text
+class _Deadline:
+    """The end of one wait: past it, `passed` fails saying what never came."""
+
+    def __init__(self, what: str, timeout: float, context: Callable[[], str] | None) -> None:
+        self._at = time.monotonic() + timeout
+        self._what = what
+        self._timeout = timeout
+        self._context = context
+
+    def passed(self) -> None:
+        """Raise NotInTime once the deadline has passed."""
+        if time.monotonic() > self._at:
+            text = f"{self._what}: not within {self._timeout:g} s"
+            raise NotInTime(f"{text}\n{self._context()}" if self._context is not None else text)
+
+
+def _tried(check: Callable[[], Any], ignore: tuple[type[BaseException], ...]) -> Any:
+    """What `check` returns (None for an exception in `ignore`)."""
+    try:
+        return check()
+    except ignore:
+        return None
+
+
+async def _tried_async(check: Callable[[], Any], ignore: tuple[type[BaseException], ...]) -> Any:
+    """`_tried`, awaiting what `check` returns if it is awaitable."""
+    try:
+        value = check()
+        return await value if inspect.isawaitable(value) else value
+    except ignore:
+        return None
 
 
 def until(
@@ -32,16 +60,12 @@ def until(
 
     `ignore`: exceptions that count as "not yet" (OSError while a server is still coming
     up); `context`: more to say when it fails (say, the fake Bot API's last calls)."""
-    deadline = time.monotonic() + timeout
+    deadline = _Deadline(what, timeout, context)
     while True:
-        try:
-            value = check()
-        except ignore:
-            value = None
+        value = _tried(check, ignore)
         if value:
             return value
-        if time.monotonic() > deadline:
-            raise NotInTime(_message(what, timeout, context))
+        deadline.passed()
         time.sleep(every)
 
 
@@ -54,16 +78,10 @@ async def until_async(
     context: Callable[[], str] | None = None,
 ) -> Any:
     """`until` for the event loop: `check` may be a plain or a coroutine function."""
-    deadline = time.monotonic() + timeout
+    deadline = _Deadline(what, timeout, context)
     while True:
-        try:
-            value = check()
-            if inspect.isawaitable(value):
-                value = await value
-        except ignore:
-            value = None
+        value = await _tried_async(check, ignore)
         if value:
             return value
-        if time.monotonic() > deadline:
-            raise NotInTime(_message(what, timeout, context))
+        deadline.passed()
         await asyncio.sleep(every)
