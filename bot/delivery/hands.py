@@ -137,6 +137,11 @@ class HandConverger:
                 self._showing.pop(key, None)
             if result.outcome is not Outcome.SUPERSEDED:
                 self._waiting.pop(key, None)
+            elif abandon is not None:
+                # Given up for a change that the next round of this loop reads: the event
+                # is for changes after that (left set, every call of the pass would be
+                # given up at once, each claimed and released for nothing).
+                abandon.clear()
             version = -1 if game is None else game.version
             retry, recorded = await self._record(
                 key, claimed, match, seat, step, want, result, version

@@ -1,0 +1,40 @@
+"""A hand call given up while it waited for the budget (what it would show changed) is
+planned again once, from what is stored now: the change that gave it up does not give
+up every call after it too."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.delivery.plan import HandCall, HandStep
+from tests.bot.conftest import Harness
+
+
+async def test_a_call_given_up_is_made_anew_and_claimed_once_more(h: Harness) -> None:
+    table = await h.table("fives", people=2)
+    await h.settle()
+    await h.delivery.idle()
+    andrey = table.users[0]
+    sent_before = len(h.api.calls(("sendPhoto", "sendMessage"), andrey))
+
+    def asks_for_his_tiles(match: Any) -> None:
+        match.seats[0].hand_requests += 1  # "My tiles": a new hand message is due
+
+    # Written past the bot (no kick): only the pass below makes the call.
+    await h.store_change(table.chat, None, asks_for_his_tiles)
+    hands = h.delivery.hands
+    claims = 0
+    claim = hands._claim
+
+    async def counted(key: str, stored: Any, shown: Any, step: HandStep, now: float) -> Any:
+        nonlocal claims
+        claims += step.call is HandCall.SEND  # (then the old message goes: a call of its own)
+        return await claim(key, stored, shown, step, now)
+
+    hands._claim = counted  # type: ignore[method-assign]
+    changed = asyncio.Event()
+    changed.set()  # a change came while the call waited: it is given up
+    await hands.run(table.chat, None, 0, changed)
+    assert len(h.api.calls(("sendPhoto", "sendMessage"), andrey)) == sent_before + 1
+    assert claims <= 2, claims  # the call given up, and the one made
