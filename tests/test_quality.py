@@ -26,4 +26,3 @@ def test_ruff_finds_nothing() -> None:
 def test_the_code_is_formatted() -> None:
     result = run("ruff", "format", "--check", *CODE)
     assert result.returncode == 0, result.stdout + result.stderr
-
