@@ -81,6 +81,10 @@ class HandConverger:
         """
         key = self.games.keys.hand(chat_id, thread_id, seat)
         for _ in range(CALLS_PER_PASS):
+            if abandon is not None:
+                # For the changes after this read only (an earlier one, left set, would give
+                # up every call of the pass at once, each claimed and released for nothing).
+                abandon.clear()
             stored_match, stored = await self.games.read_hand(chat_id, thread_id, seat)
             match = stored_match.value
             if match is None or seat >= len(match.seats):
@@ -137,11 +141,6 @@ class HandConverger:
                 self._showing.pop(key, None)
             if result.outcome is not Outcome.SUPERSEDED:
                 self._waiting.pop(key, None)
-            elif abandon is not None:
-                # Given up for a change that the next round of this loop reads: the event
-                # is for changes after that (left set, every call of the pass would be
-                # given up at once, each claimed and released for nothing).
-                abandon.clear()
             version = -1 if game is None else game.version
             retry, recorded = await self._record(
                 key, claimed, match, seat, step, want, result, version
