@@ -47,8 +47,8 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
 )
-from telegram.request import HTTPXRequest
 
+from bot.telegram.transport import AiohttpRequest
 from tests.fakebotapi import (
     ANY,
     FLOOD_METHODS,
@@ -85,14 +85,21 @@ def api() -> Iterator[FakeBotApi]:
 
 @pytest.fixture
 async def bot(api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(api.token, base_url=api.base_url, base_file_url=api.base_file_url) as client:
+    async with client_for(api) as client:
         yield client
 
 
-def client_for(api: FakeBotApi, *, read_timeout: float | None = None) -> Bot:
-    """A PTB Bot for ``api``, optionally with a short read timeout for all its calls."""
-    request = HTTPXRequest(read_timeout=read_timeout) if read_timeout is not None else None
-    return Bot(api.token, base_url=api.base_url, base_file_url=api.base_file_url, request=request)
+def client_for(api: FakeBotApi, *, read_timeout: float | None = 5.0) -> Bot:
+    """A PTB Bot for ``api`` on the bot's own transport, optionally with a short read
+    timeout for all its calls (PTB's default HTTPX client builds a TLS context with
+    every CA certificate each time, which a plain-HTTP test server never uses)."""
+    return Bot(
+        api.token,
+        base_url=api.base_url,
+        base_file_url=api.base_file_url,
+        request=AiohttpRequest(read_timeout=read_timeout),
+        get_updates_request=AiohttpRequest(connection_pool_size=1),
+    )
 
 
 def application_for(api: FakeBotApi) -> Application:  # type: ignore[type-arg]
@@ -102,6 +109,8 @@ def application_for(api: FakeBotApi) -> Application:  # type: ignore[type-arg]
         .token(api.token)
         .base_url(api.base_url)
         .base_file_url(api.base_file_url)
+        .request(AiohttpRequest())
+        .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .build()
     )
 
