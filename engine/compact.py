@@ -292,11 +292,14 @@ def _text(token: str, place: str) -> str:
     if not token:
         raise StateError(f"{place}: an empty move")
     if token[0] != '"':
-        return _respell(token, _LONG) or token
-    try:
-        text = json.loads(token)
-    except (ValueError, RecursionError):
-        text = None
+        text: Any = _respell(token, _LONG) or token
+    else:
+        try:
+            text = json.loads(token)
+        except (ValueError, RecursionError):
+            text = None
+    # One spelling per text: `6:3` is the text `pack` writes as `63`, so a stored
+    # `6:3` was never written by it (and would not come back as it was read).
     if not isinstance(text, str) or _token(text) != token:
         raise StateError(f"{place}: a move is not written as pack writes it")
     return text

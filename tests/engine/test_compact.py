@@ -171,6 +171,8 @@ def broken_texts() -> list[str]:
     cut = round_2.rsplit("\n", 2)[0]  # round 1 over, round 2 not dealt
     twice = "0" if dealt[-1] != "0" else "1"
     other = str((int(dealt[0]) + 1) % 3)
+    opening, *rest = moves.split(" ")  # "32": the opening 3:2 spelt short
+    spelt_long = " ".join([f"{opening[0]}:{opening[1]}", *rest])
     return [
         "",
         "\n",
@@ -200,6 +202,7 @@ def broken_texts() -> list[str]:
         f"{header}\n{dealt}\n{moves} xyz",
         f'{header}\n{dealt}\n{moves} "d"',  # a text that is no move
         f'{header}\n{dealt}\n{moves} "\\u0064"',  # not written as pack writes it
+        f"{header}\n{dealt}\n{spelt_long}",  # record notation pack spells short
         f'{header}\n{dealt}\n{moves} "unterminated',
         f"{header}\n{dealt}\n{moves} d d d d d d d d d d d d d d d d d d d d d d",
         cut,
