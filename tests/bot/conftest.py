@@ -205,7 +205,12 @@ class Harness:
     # -- the application ------------------------------------------------------------
 
     async def launch(self, **overrides: Any) -> Running:
-        settings = make_settings(self.api, self.redis_url, self.key_prefix, **overrides)
+        # Settings are read from the environment field by field: built once when they can be.
+        settings = (
+            make_settings(self.api, self.redis_url, self.key_prefix, **overrides)
+            if overrides
+            else self.settings
+        )
         run = await Running(build_application(settings), self.clock).start()
         self.running.append(run)
         return run
@@ -219,7 +224,7 @@ class Harness:
         for run in list(self.running):
             await self.stop(run)
         self.settings = make_settings(self.api, self.redis_url, self.key_prefix, **overrides)
-        return await self.launch(**overrides)
+        return await self.launch()
 
     @property
     def deps(self) -> Deps:
