@@ -297,7 +297,8 @@ def _sentinel(place: Place, max_connections: int) -> Redis:
     sentinel_kwargs: dict[str, Any] = {"ssl": place.tls} if place.tls else {}
     if place.sentinel_password is not None:
         sentinel_kwargs["password"] = place.sentinel_password
-    sentinels = Sentinel(place.nodes, sentinel_kwargs=sentinel_kwargs)  # type: ignore[no-untyped-call]
+    # redis-py types Sentinel's constructor from 8.2 on; earlier 8.x releases do not.
+    sentinels = Sentinel(place.nodes, sentinel_kwargs=sentinel_kwargs)  # type: ignore[no-untyped-call, unused-ignore]
     master = sentinels.master_for(
         place.service,
         redis_class=SentinelRedis,
