@@ -17,7 +17,8 @@ game. Each move keeps its `MoveEntry.text` exactly, record notation spelt short
 is `33W+22E`, `draw` and `pass` are `d` and `p`); any other text is kept as it
 is, or, if it holds a space or a line end (a record may write `" 3:2 "`), could
 be read as a short spelling or starts with `"`, as a JSON string with its spaces
-written `\\u0020`.
+written `\\u0020`. Each text has that one spelling: `unpack` refuses any other
+(`6:2@W` for `62W`), so a text reads back only as the game that wrote it.
 
 Each action only adds to the end: a move adds ` move` (or `move` to a round
 with none yet), a new deal adds its two lines. So `pack` after `game.push`
