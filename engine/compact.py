@@ -293,7 +293,7 @@ def _text(token: str, place: str) -> str:
     if not token:
         raise StateError(f"{place}: an empty move")
     if token[0] != '"':
-        text: Any = _respell(token, _LONG) or token
+        text: object = _respell(token, _LONG) or token
     else:
         try:
             text = json.loads(token)

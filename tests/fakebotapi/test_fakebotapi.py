@@ -89,15 +89,18 @@ async def bot(api: FakeBotApi) -> AsyncIterator[Bot]:
         yield client
 
 
-def client_for(api: FakeBotApi, *, read_timeout: float | None = 5.0) -> Bot:
+def client_for(api: FakeBotApi, *, read_timeout: float | None = None) -> Bot:
     """A PTB Bot for ``api`` on the bot's own transport, optionally with a short read
     timeout for all its calls (PTB's default HTTPX client builds a TLS context with
     every CA certificate each time, which a plain-HTTP test server never uses)."""
+    request = (
+        AiohttpRequest() if read_timeout is None else AiohttpRequest(read_timeout=read_timeout)
+    )
     return Bot(
         api.token,
         base_url=api.base_url,
         base_file_url=api.base_file_url,
-        request=AiohttpRequest(read_timeout=read_timeout),
+        request=request,
         get_updates_request=AiohttpRequest(connection_pool_size=1),
     )
 
