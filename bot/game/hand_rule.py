@@ -120,7 +120,7 @@ def _play_tile(game: Game, seat: int, action: PlayTile) -> Decision:
     if len(set(ends)) > 1:
         names = end_names(game.round.table, game.variant)
         return EndChoice(tile, tuple(names[end] for end in dict.fromkeys(ends)))
-    if action.west is not None:  # the opening, the other way round (or a play that ignores it)
+    if action.west is not None:  # the opening laid as asked (on an end, the end decides)
         return _move(game, seat, Play(tile, None, action.west))
     # One place only (or the opening): there, the opening with its high half west.
     return turns.HandMove(seat, plays[0])
