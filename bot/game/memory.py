@@ -1,6 +1,6 @@
 """What the bot remembers beside the matches, as the handlers ask for it: people's
-preferences, topics' names, the last finished game's record, practice hints, the answers
-a repeated command re-uses, and who is called when a lobby opens. The handlers know no
+preferences, topics' names, the last finished game's record, the answers a repeated
+command re-uses, and who is called when a lobby opens. The handlers know no
 storage; each of these is one storage owner's (bot.storage.store)."""
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ class Memory:
     def __init__(self, store: Store) -> None:
         self._prefs = store.prefs
         self._games = store.games
-        self._hints = store.hints
         self._answers = store.answers
         self._subscriptions = store.subscriptions
 
@@ -46,19 +45,6 @@ class Memory:
     async def last_record(self, chat_id: int, thread_id: int | None) -> str | None:
         """The last finished game there (engine.pack() text), for /export."""
         return await self._games.last_record(chat_id, thread_id)
-
-    # -- practice hints -----------------------------------------------------------------
-
-    async def shown_hint(
-        self, chat_id: int, thread_id: int | None, game_id: str, version: int
-    ) -> str | None:
-        return await self._hints.shown_hint(chat_id, thread_id, game_id, version)
-
-    async def note_hint(
-        self, chat_id: int, thread_id: int | None, game_id: str, version: int, line: str
-    ) -> str:
-        """Keep the hint shown for the move; the one kept (the first of two at once)."""
-        return await self._hints.note_hint(chat_id, thread_id, game_id, version, line)
 
     # -- answers to repeated commands (bot.handlers.repeats) -----------------------------
 

@@ -22,14 +22,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot import metrics
-from bot.game import chats, computer, events, lobby, turns
+from bot.game import chats, computer, events, hand_rule, hints, lobby, turns
 from bot.game.clock import Moment
+from bot.game.hand_actions import (
+    AnyHandAction,
+    Choice,
+    DoublesChoice,
+    EndChoice,
+    HandResult,
+    HintWords,
+    TileChoice,
+    action_for,
+)
+from bot.game.hand_rule import HintWanted
 from bot.game.options import LobbyAction
-from bot.game.outcomes import Outcome
+from bot.game.outcomes import UNCHANGED, Change, Outcome, Refusal
 from bot.game.people import Person
 from bot.game.records import Current, MatchRecords
 from bot.game.standings import Standings
 from bot.logs import event
+from bot.render.ends import end_names
 from bot.render.words import computer_name
 from bot.settings import Settings
 from bot.storage.errors import BrokenGameError, GameLostError
@@ -39,6 +51,8 @@ from bot.storage.store import Store
 from engine import Game, Move, MoveEntry
 
 log = logging.getLogger(__name__)
+
+HINT_SECONDS = 0.4  # the strong computer's thinking time for a hint: the answer is prompt
 
 
 @dataclass
@@ -185,6 +199,60 @@ class GameService(MatchRecords):
 
     # -- playing --------------------------------------------------------------------
 
+    async def hand_action(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        action: AnyHandAction,
+        words: HintWords | None = None,
+    ) -> HandResult:
+        """A player's action on his hand (bot.game.hand_actions), as the hand rule decides
+        it: a move made by compare-and-set, a choice he still has to make, or a practice
+        game's hint (`words`: how the caller words it). Raises the rule's refusal.
+
+        Every front-end calls this, with the same actions, refusals and choices.
+        """
+        now = self._now()
+        answer: Change | Choice | HintWanted | Refusal | None = None
+        before: Game | None = None
+
+        def rule(match: Match | None, game: Game | None) -> Outcome:
+            nonlocal answer, before
+            answer, before = hand_rule.act(match, game, action, now, self.settings), game
+            return answer if isinstance(answer, Change | Refusal) else UNCHANGED
+
+        current, change = await self._change(chat_id, thread_id, rule)
+        assert current is not None and before is not None
+        seat = current.match.seat_of(action.user_id)
+        assert seat is not None
+        if change is not None:
+            events.moved(current, list(change.entries), "human")
+            return HandResult(current, seat, before, entries=change.entries)
+        if isinstance(answer, HintWanted):
+            if words is None:
+                raise ValueError("a hint needs the words its caller shows it in")
+            return HandResult(current, seat, before, hint=await self._hint(current, seat, words))
+        assert isinstance(answer, EndChoice | DoublesChoice | TileChoice)
+        return HandResult(current, seat, before, choice=answer)
+
+    async def _hint(self, current: Current, seat: int, words: HintWords) -> str:
+        """What the strong computer would play now for `seat`, and why: worked out once a
+        game version (asking again costs nothing, and the final table counts it once)."""
+        match, game = current.match, current.game
+        assert game is not None
+        where = (match.chat_id, match.thread_id, match.id, game.version)
+        line = await self.store.hints.shown_hint(*where)
+        if line is None:
+            hint = await asyncio.to_thread(
+                hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
+            )
+            # The ends as the seat's buttons name them.
+            names = end_names(game.round.table, game.variant)
+            line = await self.store.hints.note_hint(
+                *where, words(hint, names, match.seats[seat].lang)
+            )
+        return line
+
     async def play(
         self,
         chat_id: int,
@@ -193,22 +261,14 @@ class GameService(MatchRecords):
         version: int,
         person: Person,
         move: Move,
-        found: Current | None = None,
     ) -> Played:
-        """A person's move from his hand keyboard (made for game `version`).
-
-        `found`: the match as the caller just read it (the change starts from it).
-        """
-        ask = turns.HandMove(game_id, version, person, move)
-        now = self._now()
-
-        current, change = await self._change(
-            chat_id, thread_id, lambda m, g: turns.play(m, g, ask, now, self.settings), found
-        )
-        assert current is not None and change is not None
-        entries = list(change.entries)
-        events.moved(current, entries, "human")
-        return Played(current, entries)
+        """A person's engine move made for game `version`, for callers that think in moves
+        (tools, tests): `hand_action` with the action that makes it."""
+        action = action_for(game_id, version, person.user_id, move)
+        result = await self.hand_action(chat_id, thread_id, action)
+        if result.choice is not None:  # a play that fits two ends names one
+            raise Refusal("ambiguous_end")
+        return Played(result.current, list(result.entries))
 
     async def leave(self, chat_id: int, thread_id: int | None, person: Person) -> Current:
         """/leave: out of the lobby, or hand a running game's seat to the computer."""

@@ -33,39 +33,25 @@ COMPUTER_THINKING = 0.4
 
 @dataclass(frozen=True)
 class HandMove:
-    """A person's move from his hand keyboard, made for game `version`."""
+    """A person's move from his hand, as the hand rule allowed it (bot.game.hand_rule):
+    the engine move, made for his seat."""
 
-    game_id: str
-    version: int
-    person: Person
+    seat: int
     move: Move
 
 
 def play(
-    match: Match | None, game: Game | None, ask: HandMove, now: Moment, settings: Settings
+    match: Match, game: Game, ask: HandMove, now: Moment, settings: Settings
 ) -> Change | Refusal:
-    """A person's move, if it is his turn and the rules allow it (the engine's refusal
-    otherwise); his count of missed turns starts again."""
-    running = _running(match, ask.game_id)
-    if isinstance(running, Refusal):
-        return running
-    seat_index = running.seat_of(ask.person.user_id)
-    if seat_index is None:
-        return Refusal("not_in_game")
-    if running.seats[seat_index].computer:
-        return Refusal("seat_is_computer")
-    assert game is not None
-    if ask.version != game.version:
-        return Refusal("stale_button")
-    if game.turn != seat_index:
-        return Refusal("not_your_turn")
+    """A person's move the hand rule allowed, made (the engine's own check is the last
+    guard: its refusal otherwise); his count of missed turns starts again."""
     played = game.copy()
     try:
-        entry = played.push(ask.move, seat=seat_index)
+        entry = played.push(ask.move, seat=ask.seat)
     except DominoError as exc:
         return Refusal(exc.code, detail=exc.message)
-    moved = running.model_copy(deep=True)
-    moved.seats[seat_index].missed = 0
+    moved = match.model_copy(deep=True)
+    moved.seats[ask.seat].missed = 0
     forced = _after_moves(moved, played, now, settings)
     return Change(moved, played, (entry, *forced))
 

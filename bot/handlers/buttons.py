@@ -7,29 +7,29 @@ tells of every change.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import ContextTypes
 
-from bot.game import hints, rulebook
+from bot.game import rulebook
 from bot.game.errors import BrokenGameError, ConflictError
+from bot.game.hand_actions import DoublesChoice, EndChoice, HandResult
+from bot.game.hints import Hint
 from bot.game.outcomes import Refusal
 from bot.game.records import Current
-from bot.handlers.common import deps, is_admin, language_for, person, refuse, thread_of
+from bot.handlers.common import Deps, deps, is_admin, language_for, person, refuse, thread_of
 from bot.i18n import Translator, translator
 from bot.render.ends import EndName
 from bot.storage.models import practice_chat
 from bot.telegram import api, keyboards, press_texts, texts
 from bot.telegram import callbacks as cb
 from bot.telegram.hint_texts import hint_line
-from engine import DRAW, PASS, Doubles, End, Move, Play, SeatView, view_for
+from engine import Doubles, End, Move, Play, SeatView, parse_move
 
 log = logging.getLogger(__name__)
-
-HINT_SECONDS = 0.4  # the strong computer's thinking time for a hint: the answer is prompt
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -174,96 +174,58 @@ async def _hand_button(
     query: CallbackQuery,
     press: cb.HandPress,
 ) -> None:
+    """A hand button: its action to the game service, whose result is the answer."""
     user = update.effective_user
     message = query.message
     if user is None or message is None:
         return
-    d = deps(context)
-    hand = press.hand
-    current = await d.service.find(hand.chat_id, hand.thread_id, hand.game_id)
-    match = current.match
-    seat = match.seat_of(user.id)
-    tr = (
-        translator(match.seats[seat].lang)
-        if seat is not None
-        else await language_for(update, context)
-    )
-    if seat is None:
-        raise Refusal("not_in_game")
     if message.chat.type != "private" or message.chat.id != user.id:
         # A hand button only works in its owner's private chat (not on a group's board).
         raise Refusal("stale_button")
-    if match.status != "playing":
-        raise Refusal("game_over" if match.status == "over" else "game_gone")
-    assert current.game is not None
-    if hand.version != current.game.version:
-        await d.delivery.stray_hand(
-            hand.chat_id, hand.thread_id, seat, match.id, message.message_id
-        )
-        raise Refusal("stale_button")
-    if isinstance(press, cb.HintPress):
-        await _hint(context, query, current, seat, tr)
-        return
-    several = isinstance(press, cb.DoublesPress | cb.LayDoublesPress)
-    if several and not current.game.rules.multi_doubles:
-        raise Refusal("one_tile_only")  # several doubles at once: muggins only
-    view = view_for(current.game, seat)
-    if isinstance(press, cb.BackPress | cb.DoublesPress) and view.turn != seat:
-        raise Refusal("not_your_turn")  # the choices of a turn are the seat to act's
-    move = _chosen_move(press, view)
-    if move is None:  # only the keyboard changes: choosing an end, picking doubles
-        if not await d.delivery.shows_hand(
-            match.chat_id, match.thread_id, seat, match.id, message.message_id
-        ):
-            raise Refusal("stale_button")
-        await _show_choice(query, current, view, press, tr)
-        return
-    names = _end_names(view, move)  # as the buttons named them before the move
-    played = await d.service.play(
-        hand.chat_id,
-        hand.thread_id,
-        hand.game_id,
-        hand.version,
-        person(user),
-        move,
-        found=current,
-    )
-    # His own move (the moves after it were made for those who had no choice).
-    entry = played.entries[0] if played.entries else None
+    d = deps(context)
+    hand = press.hand
+    action = cb.hand_action(press, user.id)
+    try:
+        result = await d.service.hand_action(hand.chat_id, hand.thread_id, action, _hint_words)
+    except Refusal as refusal:
+        if refusal.code == "stale_button":
+            await _stray(d, hand, user.id, message.message_id)
+        raise
+    tr = translator(result.lang)
+    if result.hint is not None:
+        await api.answer(query, result.hint, alert=True)
+    elif result.choice is not None:
+        await _show_choice(d, query, hand, result, tr)
+    else:
+        await _answer_move(query, result, tr)
+
+
+async def _stray(d: Deps, hand: cb.Hand, user_id: int, message_id: int) -> None:
+    """A press from a hand of an older version: if that message still has buttons, they go."""
+    with contextlib.suppress(Refusal):
+        current = await d.service.find(hand.chat_id, hand.thread_id, hand.game_id)
+        seat = current.match.seat_of(user_id)
+        if seat is not None:
+            await d.delivery.stray_hand(
+                hand.chat_id, hand.thread_id, seat, hand.game_id, message_id
+            )
+
+
+async def _answer_move(query: CallbackQuery, result: HandResult, tr: Translator) -> None:
+    """His own move, in his words (the moves after it were made for those who had no
+    choice), with the ends named as his buttons named them."""
+    entry = result.entries[0] if result.entries else None
     if entry is None:
         await api.answer(query)
         return
-    penalty = current.game.rules.pass_penalty
+    names = _end_names(result.view, parse_move(entry.text))
+    penalty = result.before.rules.pass_penalty
     await api.answer(query, press_texts.played_answer(tr, entry.text, entry.points, penalty, names))
 
 
-async def _hint(
-    context: ContextTypes.DEFAULT_TYPE,
-    query: CallbackQuery,
-    current: Current,
-    seat: int,
-    tr: Translator,
-) -> None:
-    """«💡 Hint» in a practice game: what the strong computer would play now, and why, as
-    an alert (nothing in the chat changes; the final table counts the hints)."""
-    match, game = current.match, current.game
-    assert game is not None
-    if not match.practice:
-        raise Refusal("practice_only")
-    if game.turn != seat:
-        raise Refusal("hint_not_now")
-    memory = deps(context).memory
-    where = (match.chat_id, match.thread_id, match.id, game.version)
-    line = await memory.shown_hint(*where)
-    if line is None:  # worked out once a move: asking again costs nothing
-        hint = await asyncio.to_thread(
-            hints.hint_for, game.copy(), seat, match.seed + game.version, HINT_SECONDS
-        )
-        # The ends as its buttons name them.
-        named = keyboards.end_names_for(view_for(game, seat))
-        names = {end: name.text for end, name in named.items()}
-        line = await memory.note_hint(*where, hint_line(tr, hint, names))
-    await api.answer(query, line, alert=True)
+def _hint_words(hint: Hint, names: Mapping[End, EndName], lang: str) -> str:
+    """A practice hint as the alert shows it, its ends named as the buttons name them."""
+    return hint_line(translator(lang), hint, {end: name.text for end, name in names.items()})
 
 
 def _end_names(view: SeatView, move: Move) -> dict[End, EndName] | None:
@@ -274,44 +236,25 @@ def _end_names(view: SeatView, move: Move) -> dict[End, EndName] | None:
     return keyboards.end_names_for(view)
 
 
-def _chosen_move(press: cb.HandPress, view: SeatView) -> Move | None:
-    """The move a button makes, or None when the player still has to choose.
-
-    Raises Refusal for a tile that cannot be played now, with the reason.
-    """
-    match press:
-        case cb.DrawPress():
-            return DRAW
-        case cb.PassPress():
-            return PASS
-        case cb.EndPress(_, tile, end):
-            return Play(tile, end)
-        case cb.LayDoublesPress(_, picked):
-            return Doubles.of([Play(tile, end) for tile, end in picked])
-        case cb.TilePress(_, tile):
-            if view.turn != view.seat:
-                raise Refusal("not_your_turn")
-            plays = [m for m in view.legal if isinstance(m, Play) and m.tile == tile]
-            if not plays:
-                raise Refusal("not_in_hand" if tile not in view.hand else "does_not_fit")
-            if len({m.end for m in plays}) == 1:
-                # One place only (or the opening): play it, the opening with its high half west.
-                return plays[0]
-    return None
-
-
 async def _show_choice(
-    query: CallbackQuery, current: Current, view: SeatView, press: cb.HandPress, tr: Translator
+    d: Deps, query: CallbackQuery, hand: cb.Hand, result: HandResult, tr: Translator
 ) -> None:
+    """Only the keyboard changes (an end to choose, doubles to pick, the tiles again), and
+    only on the hand message it was pressed on."""
     message = query.message
     if message is None:
         return
-    match = current.match
-    if isinstance(press, cb.TilePress):
-        markup = keyboards.ends_for(match, view, press.tile, tr)
+    shown = await d.delivery.shows_hand(
+        hand.chat_id, hand.thread_id, result.seat, hand.game_id, message.message_id
+    )
+    if not shown:
+        raise Refusal("stale_button")
+    match, view, choice = result.current.match, result.view, result.choice
+    if isinstance(choice, EndChoice):
+        markup = keyboards.ends_for(match, view, choice.tile, tr)
         await api.answer(query, tr(press_texts.WHICH_END))
-    elif isinstance(press, cb.DoublesPress):
-        markup = keyboards.doubles(match, view, press.picked, tr)
+    elif isinstance(choice, DoublesChoice):
+        markup = keyboards.doubles(match, view, choice.picked, tr)
         await api.answer(query, tr(press_texts.PICK_DOUBLES))
     else:  # back to the tiles
         markup = keyboards.hand(match, view, tr)

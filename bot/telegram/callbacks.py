@@ -6,7 +6,8 @@ a lobby that has not caught up yet still does what its button said). Hand button
 (in a private chat) also name the group chat and topic, and the game version they
 were made for. The codes below are the wire format: buttons already in chats carry
 them, so they never change. `encode` writes a press; `decode` reads one back, and
-returns None for anything malformed.
+returns None for anything malformed; `hand_action` is the hand's domain action that a
+hand press asks for (bot.game.hand_actions).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import assert_never
 
+from bot.game import hand_actions as acts
 from bot.game.options import LobbyAction
 from engine import VARIANTS, End, Tile
 
@@ -180,6 +182,31 @@ PLAIN: dict[str, Callable[[Hand], HandPress]] = {
     BACK: BackPress,
     HINT: HintPress,
 }
+
+
+def hand_action(press: HandPress, user_id: int) -> acts.AnyHandAction:
+    """The hand action a hand button asks for, pressed by `user_id` (bot.game.hand_actions)."""
+    hand = press.hand
+    made_for = (hand.game_id, hand.version, user_id)
+    match press:
+        case TilePress(_, tile):
+            return acts.PlayTile(*made_for, tile)
+        case EndPress(_, tile, end):
+            return acts.PlayTile(*made_for, tile, end)
+        case DrawPress():
+            return acts.DrawTile(*made_for)
+        case PassPress():
+            return acts.PassTurn(*made_for)
+        case DoublesPress(_, picked):
+            return acts.PickDoubles(*made_for, picked)
+        case LayDoublesPress(_, picked):
+            return acts.LayDoubles(*made_for, picked)
+        case BackPress():
+            return acts.ShowTiles(*made_for)
+        case HintPress():
+            return acts.AskHint(*made_for)
+        case _:
+            assert_never(press)
 
 
 def encode(press: Press) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.game import turns
+from bot.game import hand_rule, turns
 from bot.game.clock import Moment, turn_deadline
+from bot.game.hand_actions import AnyHandAction, action_for
 from bot.game.options import NO_CLOCK
 from bot.game.outcomes import KEPT, UNCHANGED, Change, Outcome, Refusal
 from bot.game.people import Person
@@ -40,9 +41,10 @@ def changed(outcome: Outcome) -> Change:
     return outcome
 
 
-def hand_move(game: Game, text: str, who: Person = ANDREY, **kw: Any) -> turns.HandMove:
+def hand_move(game: Game, text: str, who: Person = ANDREY, **kw: Any) -> AnyHandAction:
+    """The hand action that makes the move `text` (bot.game.hand_rule decides it)."""
     version = kw.pop("version", game.version)
-    return turns.HandMove(kw.pop("game_id", "g1"), version, who, game.parse_move(text))
+    return action_for(kw.pop("game_id", "g1"), version, who.user_id, game.parse_move(text))
 
 
 # -- a person's move ---------------------------------------------------------------------
@@ -52,7 +54,7 @@ def test_a_move_is_played_and_the_next_seat_gets_its_time() -> None:
     match, game = running()
     match.seats[0].missed = 2
     now = Moment(START - 10, lag=1.5)
-    change = changed(turns.play(match, game, hand_move(game, "6:2@W"), now, SETTINGS))
+    change = changed(hand_rule.act(match, game, hand_move(game, "6:2@W"), now, SETTINGS))
     assert isinstance(change.game, Game) and change.game is not game
     assert game.version == ANDREY_TO_ACT.version  # what it was given stays as it was
     assert [(e.seat, e.text) for e in change.entries] == [(0, "6:2@W")]
@@ -69,8 +71,8 @@ def test_the_last_move_ends_the_match() -> None:
     last = next(move for move in game.legal_moves() if _ends(game, move))
     match, game = running(game)
     who = [ANDREY, IRINA][game.turn or 0]
-    ask = turns.HandMove("g1", game.version, who, last)
-    change = changed(turns.play(match, game, ask, Moment(START), SETTINGS))
+    ask = action_for("g1", game.version, who.user_id, last)
+    change = changed(hand_rule.act(match, game, ask, Moment(START), SETTINGS))
     assert isinstance(change.game, Game) and change.game.over
     assert (change.match.status, change.match.deadline) == ("over", None)
 
@@ -88,25 +90,31 @@ def test_the_refusals_of_a_move() -> None:
     computer.seats[0].computer = True
     lobby = match.model_copy(update={"status": "lobby"})
     cases = [
-        (turns.play(match, game, hand_move(game, "6:2@W", OLGA), now, SETTINGS), "not_in_game"),
-        (turns.play(computer, game, hand_move(game, "6:2@W"), now, SETTINGS), "seat_is_computer"),
+        (hand_rule.act(match, game, hand_move(game, "6:2@W", OLGA), now, SETTINGS), "not_in_game"),
         (
-            turns.play(
+            hand_rule.act(computer, game, hand_move(game, "6:2@W"), now, SETTINGS),
+            "seat_is_computer",
+        ),
+        (
+            hand_rule.act(
                 match, game, hand_move(game, "6:2@W", version=game.version - 1), now, SETTINGS
             ),
             "stale_button",
         ),
-        (turns.play(match, game, hand_move(game, "5:2@W", IRINA), now, SETTINGS), "not_your_turn"),
-        (turns.play(lobby, game, hand_move(game, "6:2@W"), now, SETTINGS), "game_gone"),
         (
-            turns.play(match, game, hand_move(game, "6:2@W", game_id="g2"), now, SETTINGS),
+            hand_rule.act(match, game, hand_move(game, "5:2@W", IRINA), now, SETTINGS),
+            "not_your_turn",
+        ),
+        (hand_rule.act(lobby, game, hand_move(game, "6:2@W"), now, SETTINGS), "game_gone"),
+        (
+            hand_rule.act(match, game, hand_move(game, "6:2@W", game_id="g2"), now, SETTINGS),
             "game_gone",
         ),
-        (turns.play(None, None, hand_move(game, "6:2@W"), now, SETTINGS), "game_gone"),
+        (hand_rule.act(None, None, hand_move(game, "6:2@W"), now, SETTINGS), "game_gone"),
     ]
     assert [outcome for outcome, _ in cases] == [Refusal(code) for _, code in cases]
     # The engine's refusal, with its code and its words for the logs.
-    refused = turns.play(match, game, hand_move(game, "1:0@W"), now, SETTINGS)
+    refused = hand_rule.act(match, game, hand_move(game, "1:0@W"), now, SETTINGS)
     assert isinstance(refused, Refusal) and refused.code == "does_not_fit"
     assert refused.params["detail"]
 
@@ -165,7 +173,9 @@ def test_a_turn_played_meanwhile_is_not_played_again() -> None:
     turn = turns.due(match, game, now)
     assert turn is not None
     moves = [game.legal_moves()[0]]
-    moved = changed(turns.play(match, game, hand_move(game, "6:2@W"), Moment(START - 1), SETTINGS))
+    moved = changed(
+        hand_rule.act(match, game, hand_move(game, "6:2@W"), Moment(START - 1), SETTINGS)
+    )
     assert isinstance(moved.game, Game)
     assert turns.play_due(moved.match, moved.game, turn, moves, now, SETTINGS) is UNCHANGED
     later = match.model_copy(update={"deadline": START + 5})  # its deadline moved on
@@ -294,7 +304,7 @@ def test_moves_without_a_choice_are_made_for_the_person_at_once() -> None:
     )
     match, game = running(game)
     change = changed(
-        turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS)
+        hand_rule.act(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS)
     )
     assert isinstance(change.game, Game)
     assert [(e.seat, e.text) for e in change.entries] == [(1, "5:3"), (0, "draw"), (0, "pass")]
@@ -303,6 +313,6 @@ def test_moves_without_a_choice_are_made_for_the_person_at_once() -> None:
     # A computer's seat is left to the computer's own turn (its deadline).
     match.seats[0].computer = True
     change = changed(
-        turns.play(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS)
+        hand_rule.act(match, game, hand_move(game, "5:3", IRINA), Moment(START), SETTINGS)
     )
     assert [(e.seat, e.text) for e in change.entries] == [(1, "5:3")]
