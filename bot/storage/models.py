@@ -170,6 +170,9 @@ class GroupDelivery(BaseModel):
     board: BoardMessage = Field(default_factory=BoardMessage)
     notes_shown: int = 0  # the match's events captions have shown (see Match.notes_total)
     final_message_id: int | None = None
+    # The final table of the chat's match before this one, while its Rematch button is
+    # still to be taken off (a rematch of it, or any new game, opened meanwhile).
+    old_final: int | None = None
     calls: list[float] = Field(default_factory=list)  # our calls to the group, last minute
     paced: list[float] = Field(default_factory=list)  # the board calls among them
     claim: Claim | None = None
@@ -209,8 +212,10 @@ class StatLine(BaseModel):
     name: str
     games: int = 0
     wins: int = 0
-    points: int = 0
+    points: int = 0  # scored in games that count points (fives, muggins)
     best_record: int | None = None  # the best fives record (запись)
+    penalties: int = 0  # taken in games that count penalties (twolane)
+    penalty_games: int = 0  # how many of `games` counted penalties, not points
 
 
 class RatingLine(BaseModel):

@@ -20,6 +20,8 @@ from tests.bot.conftest import ANDREY_TO_ACT, JOIN, Harness, Snapshot, hand_butt
 from tests.fakebotapi import MessageView
 
 STOPPED = "Игра остановлена по команде /stop (Андрей)."
+# What the one who stopped it reads: not his own name, as if about someone else.
+STOPPED_BY_YOU = "Игра остановлена по команде /stop."
 REMOVED = "Бота удалили из группы — игра прервана."
 EVERYONE_LEFT = "Все вышли из игры — она окончена."
 TAKEN_OVER = "Компьютер играет за вас до конца этой игры."
@@ -88,8 +90,9 @@ async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
     question = await h.say(andrey, table.chat, "/stop")
     answer = await h.press_text(andrey, table.chat, question.id, "Да")
     assert not answer.show_alert
-    await hands_say(h, [andrey, irina], STOPPED)
-    await table.board_caption(STOPPED)
+    await hands_say(h, [irina], STOPPED)
+    await hands_say(h, [andrey], STOPPED_BY_YOU)
+    await table.board_caption(STOPPED)  # the group is told who
     assert (await h.game(table.chat)).ended == "stopped"
 
 
@@ -132,13 +135,15 @@ async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
     told = await h.api.wait_message_async(
         irina, where=lambda m: "Бота удалили из «Домино»" in (m.text or "")
     )
-    assert told.text == "Бота удалили из «Домино», поэтому игра там не началась."
+    # A lobby that never started closed: nothing was cut short.
+    assert told.text == "Бота удалили из «Домино», поэтому лобби закрыто: игры там не будет."
     game = await h.game(group)
     assert (game.status, game.ended) == ("cancelled", "bot_removed")
     # The lobby's Join link, still on the group's old message, is refused with the reason.
     sent = h.api.follow_url_button(olga, group, lobby.id, JOIN)
     answer = await h.api.wait_message_async(olga, after=sent)
-    assert answer.text == ru("bot_removed")
+    assert answer.text == ru("lobby_removed")
+    assert "прервана" not in answer.text
     assert [s.user_id for s in (await h.game(group)).seats] == [irina]
 
 
