@@ -89,7 +89,7 @@ class GroupCalls:
             return await api.send_text(
                 self.bot,
                 match.chat_id,
-                self._unplayed_text(tr),
+                endings.unplayed_text(tr, clock_texts.silence_end(tr, self.settings)),
                 thread_id=match.thread_id,
                 markup=keyboards.final(match, tr),
                 priority=ticket,
@@ -121,13 +121,6 @@ class GroupCalls:
                 priority=ticket,
             )
         return await self._show_board(current, shown, step, tr, ticket)
-
-    def _unplayed_text(self, tr: Translator) -> str:
-        """A game without a clock that ended before anyone moved, as the group is told
-        (HTML): the silence's own message has nothing else to show."""
-        ending = clock_texts.silence_end(tr, self.settings)
-        unplayed = tr("Nobody made a move: no winner, and the game counts toward no stats.")
-        return f"<b>{html.escape(ending)}</b>\n{html.escape(unplayed)}"
 
     async def _lobby_text(self, match: Match, tr: Translator) -> str:
         called = await self.store.subscriptions.called(match.chat_id, match.thread_id, match.id)

@@ -71,6 +71,13 @@ def may_have_stopped(match: Match, seat: int | None) -> bool:
     return person.user_id == match.creator_id and match.creator_name == match.stopped_by
 
 
+def unplayed_text(tr: Translator, ending: str) -> str:
+    """What the group is told of a game that ended before anyone moved (HTML): how it
+    ended (`ending`, plain text), and that it has no winner and counts toward nothing."""
+    unplayed = tr("Nobody made a move: no winner, and the game counts toward no stats.")
+    return f"<b>{escape(ending, quote=False)}</b>\n{escape(unplayed, quote=False)}"
+
+
 def as_ended(view: SeatView) -> SeatView:
     """The view of a game that ended before its end: nobody is to move any more."""
     return dataclasses.replace(view, turn=None, legal=())

@@ -460,6 +460,23 @@ def test_nothing_more_goes_to_a_group_that_removed_the_bot() -> None:
     assert step is not None and step.call is GroupCall.CLOSE_LOBBY
 
 
+async def test_who_cancels_a_lobby_he_sits_in_is_not_told_of_himself(h: Harness) -> None:
+    andrey, irina = h.people("Андрей", "Ирина")
+    group = h.group(andrey, [irina])
+    await h.start_bot(andrey)  # he can be written to: /newgame seats him
+    lobby = await h.newgame(andrey, group)
+    await h.join(irina, group, lobby)
+    game = await h.lobby_settled(group)
+    assert [s.user_id for s in game.seats] == [andrey, irina]
+    answer = await h.lobby_button(andrey, group, lobby, "cx")
+    assert not answer.show_alert, answer
+    told = "Игру в «Домино» отменили до начала"
+    await h.api.wait_message_async(irina, where=lambda m: m.text == f"{told} (Андрей).")
+    await h.api.wait_message_async(andrey, where=lambda m: m.text == f"{told}.")
+    await h.settle()
+    assert not any("Андрей" in (m.text or "") for m in h.api.messages(andrey, from_bot=True))
+
+
 async def test_a_cancelled_lobby_tells_who_had_joined_once(h: Harness) -> None:
     andrey, irina = h.people("Андрей", "Ирина")
     group = h.group(andrey, [irina])

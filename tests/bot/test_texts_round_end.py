@@ -72,6 +72,7 @@ def test_fives_says_who_went_out_and_the_block_bonus() -> None:
             # Said once: the line of his points says what for.
             assert f"{PLAYERS[winner]}: +2 points for going out" in text
             assert "went out" not in text
+            assert board_text(view, RU).count("кости кончились") == 1
             continue
         assert "Blocked" in text
         # Independently: the fewest points when the round was blocked, its own plays' points in.
@@ -84,6 +85,8 @@ def test_fives_says_who_went_out_and_the_block_bonus() -> None:
             # The score that made it the fewest, named as a score (never as pips).
             line = f"{PLAYERS[seat]}: +1 point, the lowest score in the match: {min(at_block)}"
             assert line in text
+            said = f"{PLAYERS[seat]}: +1 очко — наименьший счёт в партии: {min(at_block)}"
+            assert said in board_text(view, RU)
     assert seen["out"] and seen["blocked"]
 
 
