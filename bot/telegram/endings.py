@@ -102,6 +102,8 @@ def lobby_closed_line(match: Match, tr: Translator, seat: int | None = None) -> 
 def closed_lobby_text(match: Match, tr: Translator, idle_minutes: int) -> str:
     """What a group's lobby message says once the lobby closed without a game (HTML);
     `idle_minutes`: how long a lobby may lie untouched."""
+    if match.ended == "bot_removed" and match.engine is None:  # no game was cut short
+        return escape(tr("The bot was removed from the group, so the lobby closed."))
     if match.ended == "bot_removed":
         return ending_line(match, tr)
     if match.ended == "idle":

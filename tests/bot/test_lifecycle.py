@@ -145,6 +145,11 @@ async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
     assert answer.text == ru("lobby_removed")
     assert "прервана" not in answer.text
     assert [s.user_id for s in (await h.game(group)).seats] == [irina]
+    # Let back in, the bot tells its old lobby message that the lobby closed.
+    h.api.set_bot_status(group, "member", by=owner)
+    closed = "Бота удалили из группы, поэтому лобби закрыто."
+    told = await h.wait(lambda api: api.message(group, lobby.id).text == closed and True, closed)
+    assert told and h.api.message(group, lobby.id).buttons == []
 
 
 async def test_everyone_leaving_ends_the_game(h: Harness) -> None:
