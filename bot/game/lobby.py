@@ -133,8 +133,8 @@ def join(
 ) -> Outcome:
     """`person` takes a seat; UNCHANGED if he has one."""
     if match is not None and match.id == game_id and match.ended is not None:
-        endings = _GAME_ENDING_REFUSALS if match.engine else _LOBBY_ENDING_REFUSALS
-        return Refusal(endings.get(match.ended, "game_gone"))
+        refusals = _GAME_ENDING_REFUSALS if match.engine else _LOBBY_ENDING_REFUSALS
+        return Refusal(refusals.get(match.ended, "game_gone"))
     lobby = _the_lobby(match, game_id)
     if isinstance(lobby, Refusal):
         return lobby

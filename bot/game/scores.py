@@ -45,5 +45,5 @@ def stat_lines(match: Match, game: Game | None) -> dict[int, StatLine] | None:
 
 def played(game: Game) -> bool:
     """Whether anyone made a move: a match nobody played has no winner, no places and
-    counts toward no table (docs/rules.md, "Ending")."""
+    counts toward no table (docs/rules.md, "No clock")."""
     return any(rnd.moves for rnd in game.rounds)

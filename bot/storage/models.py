@@ -9,9 +9,16 @@ the other's record but never writes it.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from engine.variants import VARIANTS
 
@@ -180,6 +187,16 @@ class GroupDelivery(BaseModel):
     # The bot was removed from the group and has been let back in: the messages it left
     # there may be brought in line (until then nothing is sent there).
     returned: bool = False
+
+    @model_serializer(mode="wrap")
+    def _stored(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """As stored: `old_final` only while a button waits to be taken off, so that the
+        records of a release before it, which forbid fields they do not know, still read
+        ours during a rolling deploy (all but for those few seconds)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("old_final") is None:
+            data.pop("old_final", None)
+        return data
 
 
 class HandDelivery(BaseModel):
