@@ -1,10 +1,12 @@
-"""What the bot shows of each game in `engine.VARIANTS`: its titles and its /rules pages.
+"""What the bot shows of each game in `engine.VARIANTS`: its title and its /rules pages.
 
 The engine holds the rules and nothing a person reads; the words are the bot's, so
-they live here, keyed by `Ruleset.name`. The three games' titles are message ids of
-the bot's catalogs and their pages are `bot/rulebook/<lang>/<name>.html`. A game
-defined outside the product (registered with `engine.variants.register`) is
-described with `describe`, which may name the folders of its own pages and words.
+they live here, keyed by `Ruleset.name`. A game has one name in each language, the
+same in the lobby, the buttons, the pictures, the captions, /rules, /stats and every
+private message: its title, a message id of the bot's catalogs. Its pages are
+`bot/rulebook/<lang>/<name>.html`, which open with that title. A game defined outside
+the product (registered with `engine.variants.register`) is described with
+`describe`, which may name the folders of its own pages and words.
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ RULEBOOK = resources.files("bot") / "rulebook"
 class Shown:
     """How one game is named and explained."""
 
-    title: str  # message id: the pictures' heading, «Fives»
-    long_title: str  # message id: the lobby, captions and buttons, «Fives (Пятерное домино)»
+    title: str  # message id: the game's one name, «Fives» («Пятерное домино»)
     pages: Traversable  # holds <lang>/<name>.html, the game's /rules page (Telegram HTML)
 
 
@@ -34,14 +35,13 @@ _SHOWN: dict[str, Shown] = {}
 def describe(
     name: str,
     title: str,
-    long_title: str,
     pages: Traversable = RULEBOOK,
     words: Traversable | None = None,
 ) -> None:
-    """Give the registered game `name` its titles and the folder of its /rules pages;
+    """Give the registered game `name` its title and the folder of its /rules pages;
     `words`: a folder of catalogs like bot/locales, for titles the bot's own lack."""
     ruleset(name)  # a ValueError for a game the engine does not know
-    _SHOWN[name] = Shown(title, long_title, pages)
+    _SHOWN[name] = Shown(title, pages)
     if words is not None:
         add_words(words)
 
@@ -49,7 +49,7 @@ def describe(
 def shown(name: str) -> Shown:
     """How the game `name` is shown (a game nobody described: by its name)."""
     found = _SHOWN.get(name)
-    return found if found is not None else Shown(name, name, RULEBOOK)
+    return found if found is not None else Shown(name, RULEBOOK)
 
 
 def first_variant() -> str:
@@ -57,6 +57,6 @@ def first_variant() -> str:
     return next(iter(VARIANTS))
 
 
-describe(Fives.name, N_("Fives"), N_("Fives (Пятерное домино)"))
-describe(Muggins.name, N_("Muggins"), N_("Muggins, to 51 (Пятёрки)"))
-describe(Twolane.name, N_("Two-lane dominoes"), N_("Two-lane dominoes (Двухполосное)"))
+describe(Fives.name, N_("Fives"))
+describe(Muggins.name, N_("Muggins (to 51)"))
+describe(Twolane.name, N_("Two-lane dominoes"))

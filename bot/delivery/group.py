@@ -50,6 +50,13 @@ PRACTICE_INTERVAL = 1.5  # seconds between a practice game's board edits, at mos
 PRACTICE_PER_MINUTE = 40  # its chat's calls a minute (hands share it)
 
 
+def earlier_final(shown: GroupDelivery | None) -> int | None:
+    """The final table with a Rematch button that an earlier match left in the chat."""
+    if shown is None:
+        return None
+    return shown.final_message_id or shown.old_final
+
+
 class GroupConverger:
     def __init__(
         self,
@@ -86,7 +93,8 @@ class GroupConverger:
                 return None
             shown = stored.value
             if shown is None or shown.game_id != match.id:
-                shown = GroupDelivery(game_id=match.id)
+                # A new match: the final table of the one before it keeps no Rematch.
+                shown = GroupDelivery(game_id=match.id, old_final=earlier_final(shown))
             game = self.service.engine_game(match)
             step = group_step(match, game, shown)
             if step is None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bot.delivery.board_caption import board_caption, with_line
 from bot.delivery.drawing import draw
 from bot.delivery.plan import GroupCall, GroupStep
-from bot.game import forfeits, ratings
+from bot.game import forfeits, ratings, scores
 from bot.game.records import Current
 from bot.game.service import GameService
 from bot.i18n import Translator, translator
@@ -19,7 +19,7 @@ from bot.storage.models import GroupDelivery, Match
 from bot.storage.store import Store
 from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
-from bot.telegram.call_priority import Ticket
+from bot.telegram.call_priority import Priority, Ticket
 from engine import view_for
 
 
@@ -67,6 +67,13 @@ class GroupCalls:
             )
         if step.call is GroupCall.CLOSE_LOBBY:
             return await self._close_lobby(match, shown, tr, ticket)
+        if step.call is GroupCall.RETIRE_FINAL:
+            # What can wait: the chat's answers and boards go first.
+            assert shown.old_final is not None
+            later = Ticket(Priority.OTHER, ticket.since, ticket.abandon)
+            return await api.edit_markup(
+                self.bot, match.chat_id, shown.old_final, None, priority=later
+            )
         assert current.game is not None
         if step.call is GroupCall.STOP_BOARD:
             # The picture too: it must not go on showing whose turn it was.
@@ -76,6 +83,17 @@ class GroupCalls:
             picture = await draw(render_board, view, tr, endings.ending_words(match, tr))
             return await api.edit_photo(
                 self.bot, match.chat_id, shown.board.message_id, picture, caption, priority=ticket
+            )
+        if step.call is GroupCall.FINAL and not scores.played(current.game):
+            # Ended by its silence before anyone moved: no winner, no places, no table.
+            return await api.send_text(
+                self.bot,
+                match.chat_id,
+                endings.unplayed_text(tr, clock_texts.silence_end(tr, self.settings)),
+                thread_id=match.thread_id,
+                markup=keyboards.final(match, tr),
+                priority=ticket,
+                patient=False,
             )
         if step.call is GroupCall.FINAL:
             # A seat given up with /leave is last, whatever the computer made of it.

@@ -34,6 +34,8 @@ def apply_result(
         shown.board.finished = True
     elif call is GroupCall.FINAL and ok:
         shown.final_message_id = result.message_id or 0
+    elif call is GroupCall.RETIRE_FINAL and (ok or gone):
+        shown.old_final = None
     elif call in (GroupCall.NEW_BOARD, GroupCall.EDIT_BOARD, GroupCall.FINISH_BOARD):
         if gone:  # deleted by someone: post a new one
             shown.board.message_id = None

@@ -49,7 +49,7 @@ class HandCalls:
         assert want is not None
         if want.text:
             ticket = Ticket(Priority.HAND, since, abandon)
-            text = endings.lobby_closed_line(match, tr)
+            text = endings.lobby_closed_line(match, tr, seat)
             return await api.send_text(self.bot, user_id, text, priority=ticket, patient=False)
         assert game is not None
         if step.call is HandCall.REMIND:

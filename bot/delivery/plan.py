@@ -34,6 +34,8 @@ class GroupCall(StrEnum):
     FINISH_BOARD = "finish_board"  # the round is over: its board shows how it ended, for good
     STOP_BOARD = "stop_board"  # the game was stopped
     FINAL = "final"  # the final table
+    # An earlier match's final table loses its Rematch button: a new match took the chat.
+    RETIRE_FINAL = "retire_final"
 
 
 LOBBY_CALLS = {GroupCall.POST_LOBBY, GroupCall.EDIT_LOBBY}
@@ -49,8 +51,24 @@ class GroupStep:
     round_number: int = 0  # the round a board call is for
 
 
+# Tries at taking an earlier final table's Rematch button off, in a row, before the
+# group leaves it be (until another call of the group goes through).
+RETIRE_TRIES = 3
+
+
 def group_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupStep | None:
-    """What the group's messages still miss, one call at a time (None: up to date)."""
+    """What the group's messages still miss, one call at a time (None: up to date): this
+    match's messages first, then the Rematch button of the final table before it."""
+    step = _match_step(match, game, shown)
+    if step is not None or shown.old_final is None or shown.failures >= RETIRE_TRIES:
+        return step
+    if match.ended == "bot_removed" and not shown.returned:
+        return None  # the bot may not write there any more
+    return GroupStep(GroupCall.RETIRE_FINAL, f"retire:{shown.old_final}")
+
+
+def _match_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupStep | None:
+    """What this match's group messages still miss."""
     if match.status == "lobby":
         if shown.lobby_message_id is None:
             return GroupStep(GroupCall.POST_LOBBY, f"post_lobby:{match.lobby_rev}")

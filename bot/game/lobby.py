@@ -32,8 +32,14 @@ from engine.variants import VARIANTS
 # A computer player's name in a language: (language, its number among the computers).
 ComputerNames = Callable[[str, int], str]
 
-# What a join says when the lobby ended meanwhile, by how it ended.
-_ENDING_REFUSALS = {"bot_removed": "bot_removed", "idle": "lobby_closed"}
+# What a join says when the lobby ended meanwhile, by how it ended: a lobby that closed
+# without a game says so (no game was cut short), one whose game began and ended as well.
+_LOBBY_ENDING_REFUSALS = {
+    "bot_removed": "lobby_removed",
+    "idle": "lobby_closed",
+    "stopped": "lobby_cancelled",
+}
+_GAME_ENDING_REFUSALS = {"bot_removed": "bot_removed"}
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,8 @@ def join(
 ) -> Outcome:
     """`person` takes a seat; UNCHANGED if he has one."""
     if match is not None and match.id == game_id and match.ended is not None:
-        return Refusal(_ENDING_REFUSALS.get(match.ended, "game_gone"))
+        refusals = _GAME_ENDING_REFUSALS if match.engine else _LOBBY_ENDING_REFUSALS
+        return Refusal(refusals.get(match.ended, "game_gone"))
     lobby = _the_lobby(match, game_id)
     if isinstance(lobby, Refusal):
         return lobby

@@ -16,9 +16,11 @@ def stat_lines(match: Match, game: Game | None) -> dict[int, StatLine] | None:
     table (not finished, or a practice game: docs/rules.md, "Practice").
 
     A player who gave his seat up with /leave forfeited: no win and no points, whatever
-    the computer made of it, and the win goes to the best of the others (docs/rules.md).
+    the computer made of it, and the win goes to the best of the others (docs/rules.md);
+    a game that counts penalties (twolane) adds its seat's penalties, which a forfeit
+    does not take away.
     """
-    if match.status != "over" or game is None or match.practice:
+    if match.status != "over" or game is None or match.practice or not played(game):
         return None
     standings = forfeits.match_view(view_for(game), match).standings
     scored = not game.rules.penalty_scoring
@@ -35,5 +37,13 @@ def stat_lines(match: Match, game: Game | None) -> dict[int, StatLine] | None:
             wins=int(won),
             points=game.totals[seat_index] if scored and not seat.left else 0,
             best_record=record,
+            penalties=0 if scored else game.totals[seat_index],
+            penalty_games=0 if scored else 1,
         )
     return lines
+
+
+def played(game: Game) -> bool:
+    """Whether anyone made a move: a match nobody played has no winner, no places and
+    counts toward no table (docs/rules.md, "No clock")."""
+    return any(rnd.moves for rnd in game.rounds)

@@ -14,7 +14,7 @@ from bot.render.final_layout import final_order
 from bot.render.history import names_before
 from bot.render.marks import OUT_MARK, Mark, legend, shown_record
 from bot.render.move_words import action_points, action_words, count_sum, recent_actions
-from bot.render.round_end import round_end_points, round_end_words
+from bot.render.round_end import points_name_who_went_out, round_end_points, round_end_words
 from bot.render.rounds import grid_marks, match_grid, round_line
 from bot.render.words import Translate, identity, localized_name, signed, variant_title
 from engine.view import SeatView
@@ -30,13 +30,13 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
     if view.table.opening is None and last is not None and last.number == view.round_number - 1:
         # A round just dealt: how the one before it ended, and who got what for it.
         heading = escape(tr("Round {number} is over").format(number=last.number))
-        reason = _round_end(view, tr, last.end, last.out)
+        reason = _round_reason(view, tr)
         lines.append(heading + (f" · {reason}" if reason else ""))
         lines.extend(_round_points(view, tr))
     lines.append(_state(view, tr))
     if last is not None and last.number == view.round_number and view.turn is None:
         if view.over:  # the last round: why it ended, under the winner
-            reason = _round_end(view, tr, last.end, last.out)
+            reason = _round_reason(view, tr)
             if reason:
                 lines.append(reason)
         lines.extend(_round_points(view, tr))
@@ -181,7 +181,7 @@ def _state(view: SeatView, tr: Translate) -> str:
         )
     if view.turn is None and last is not None and last.number == view.round_number:
         heading = escape(tr("Round {number} is over").format(number=last.number))
-        reason = _round_end(view, tr, last.end, last.out)
+        reason = _round_reason(view, tr)
         return f"<b>{heading}</b>" + (f" · {reason}" if reason else "")
     if view.turn is not None:
         return escape(tr("Turn: {name}")).format(name=f"<b>{_name(view, view.turn, tr)}</b>")
@@ -190,6 +190,15 @@ def _state(view: SeatView, tr: Translate) -> str:
 
 def _round_end(view: SeatView, tr: Translate, end: str, out: int | None) -> str:
     return round_end_words(tr, view, end, out, lambda seat: _name(view, seat, tr), escape)
+
+
+def _round_reason(view: SeatView, tr: Translate) -> str:
+    """Why the last round ended, unless its points' lines below say it (each thing once:
+    not «Андрей went out» above «Андрей: +2 points for going out»)."""
+    last = view.last_round
+    if last is None or points_name_who_went_out(view, last):
+        return ""
+    return _round_end(view, tr, last.end, last.out)
 
 
 def _round_points(view: SeatView, tr: Translate) -> list[str]:

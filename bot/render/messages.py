@@ -52,7 +52,7 @@ MESSAGES: tuple[str, ...] = (
     N_("{name}: +{points} — the fewest pips in hand ({pips}); the other hands: {division}"),
     N_("{pips} ÷ 5 = {points}, the remainder is dropped"),
     N_("{pips} ÷ 5 = {points}"),
-    N_("+1 point each, the fewest points: {names}"),
+    N_("+1 point each, the lowest score in the match ({score}): {names}"),
     N_("Penalties for passes: {list}"),
     # The final table: its per-round grid, its badges and the legend under it.
     N_("Round by round"),
@@ -72,7 +72,8 @@ MESSAGES: tuple[str, ...] = (
 PLURALS: tuple[tuple[str, str], ...] = (
     N_plural("{name}: +{points} point for going out", "{name}: +{points} points for going out"),
     N_plural(
-        "{name}: +{points} point, the fewest points", "{name}: +{points} points, the fewest points"
+        "{name}: +{points} point, the lowest score in the match: {score}",
+        "{name}: +{points} points, the lowest score in the match: {score}",
     ),
     N_plural("{name} reached {points} point", "{name} reached {points} points"),
     N_plural(

@@ -56,7 +56,7 @@ def round_end_points(
 ) -> list[str]:
     """What each player got at the round's end, and for what: one line per player.
 
-    fives: +2 for going out, or +1 to the fewest points on a block; muggins: the
+    fives: +2 for going out, or +1 to the lowest score on a block; muggins: the
     other hands' pips ÷ 5 (rounded down) to who went out, or to the fewest pips on
     a block, naming the tiles left in those hands; twolane: 10 penalty points per pass.
     `compact`: shorter forms, for where room is short (a picture's panel): several
@@ -104,22 +104,40 @@ def round_end_points(
                 for seat, points in enumerate(bonus)
                 if points
             ]
-        # A block gives 1 to the fewest points. Every point a fives play scores is
-        # even (2 for the first double, 4 for the fives), so the odd ones are the block's.
+        # A block gives 1 to the lowest score of the match (its totals, this round's points
+        # included: docs/rules.md), named with that score so that nobody reads it as the
+        # pips in hand. Every point a fives play scores is even (2 for the first double, 4
+        # for the fives), so the odd ones are the block's; `view` is the round's end, so
+        # the score was the total less that 1.
         fewest = [seat for seat, points in enumerate(summary.points) if points % 2]
+        score = view.totals[fewest[0]] - 1 if fewest else 0
         if compact and len(fewest) > 1:
             names = ", ".join(name(seat) for seat in fewest)
-            return [markup(tr("+1 point each, the fewest points: {names}")).format(names=names)]
+            each = markup(tr("+1 point each, the lowest score in the match ({score}): {names}"))
+            return [each.format(names=names, score=score)]
         return [
             line(
-                "{name}: +{points} point, the fewest points",
-                "{name}: +{points} points, the fewest points",
+                "{name}: +{points} point, the lowest score in the match: {score}",
+                "{name}: +{points} points, the lowest score in the match: {score}",
                 seat,
                 1,
+                score=score,
             )
             for seat in fewest
         ]
     return _muggins_end_points(tr, view, summary, name, markup, compact)
+
+
+def points_name_who_went_out(view: SeatView, summary: RoundSummary) -> bool:
+    """Whether `round_end_points` names who went out, as what he got it for (fives' «+2
+    points for going out»): a text that shows those lines does not say it above them too."""
+    rules = view.rules
+    return (
+        summary.end == "out"
+        and summary.out is not None
+        and not rules.penalty_scoring
+        and not rules.scores_hands_left
+    )
 
 
 def _muggins_end_points(

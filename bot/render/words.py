@@ -43,7 +43,7 @@ COMPUTER_NAME = N_("Computer {number}")
 
 
 def variant_title(tr: Translate, variant: str) -> str:
-    """The game's name as the pictures head it, «Fives» (see `bot.variants`)."""
+    """The game's one name, as every text and picture gives it (see `bot.variants`)."""
     return tr(shown(variant).title)
 
 

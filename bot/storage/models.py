@@ -9,9 +9,16 @@ the other's record but never writes it.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from engine.variants import VARIANTS
 
@@ -170,6 +177,9 @@ class GroupDelivery(BaseModel):
     board: BoardMessage = Field(default_factory=BoardMessage)
     notes_shown: int = 0  # the match's events captions have shown (see Match.notes_total)
     final_message_id: int | None = None
+    # The final table of the chat's match before this one, while its Rematch button is
+    # still to be taken off (a rematch of it, or any new game, opened meanwhile).
+    old_final: int | None = None
     calls: list[float] = Field(default_factory=list)  # our calls to the group, last minute
     paced: list[float] = Field(default_factory=list)  # the board calls among them
     claim: Claim | None = None
@@ -177,6 +187,16 @@ class GroupDelivery(BaseModel):
     # The bot was removed from the group and has been let back in: the messages it left
     # there may be brought in line (until then nothing is sent there).
     returned: bool = False
+
+    @model_serializer(mode="wrap")
+    def _stored(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """As stored: `old_final` only while a button waits to be taken off, so that the
+        records of a release before it, which forbid fields they do not know, still read
+        ours during a rolling deploy (all but for those few seconds)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("old_final") is None:
+            data.pop("old_final", None)
+        return data
 
 
 class HandDelivery(BaseModel):
@@ -209,8 +229,10 @@ class StatLine(BaseModel):
     name: str
     games: int = 0
     wins: int = 0
-    points: int = 0
+    points: int = 0  # scored in games that count points (fives, muggins)
     best_record: int | None = None  # the best fives record (запись)
+    penalties: int = 0  # taken in games that count penalties (twolane)
+    penalty_games: int = 0  # how many of `games` counted penalties, not points
 
 
 class RatingLine(BaseModel):

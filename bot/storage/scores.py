@@ -150,4 +150,6 @@ def _merge(total: StatLine | None, line: StatLine) -> StatLine:
         wins=total.wins + line.wins,
         points=total.points + line.points,
         best_record=max(records) if records else None,
+        penalties=total.penalties + line.penalties,
+        penalty_games=total.penalty_games + line.penalty_games,
     )

@@ -31,13 +31,15 @@ def group_place(tr: Translator, title: str | None, topic: str | None) -> str:
     return f"{shown} · {topic}" if topic else shown
 
 
-def ending_line(match: Match, tr: Translator) -> str:
-    """One line on how a cancelled game ended (HTML)."""
-    return escape(ending_words(match, tr), quote=False)
+def ending_line(match: Match, tr: Translator, seat: int | None = None) -> str:
+    """One line on how a cancelled game ended (HTML); `seat`: the reader's, in his own
+    private messages (None: the group's)."""
+    return escape(ending_words(match, tr, seat), quote=False)
 
 
-def ending_words(match: Match, tr: Translator) -> str:
-    """How a cancelled game ended, as plain text (the board picture says it too)."""
+def ending_words(match: Match, tr: Translator, seat: int | None = None) -> str:
+    """How a cancelled game ended, as plain text (the board picture says it too); `seat`:
+    the reader's, in his own private messages (None: the group's)."""
     if match.ended == "bot_removed":
         return tr("The bot was removed from the group — the game was cut short.")
     if match.ended == "everyone_left":
@@ -46,9 +48,34 @@ def ending_words(match: Match, tr: Translator) -> str:
         return tr("The lobby was closed: nobody pressed anything for a long while.")
     if match.ended == "silence":  # a game without a clock (bot.game.clock)
         return tr("Nobody moved for too long — the game is over.")
-    if match.stopped_by:
+    if match.stopped_by and not may_have_stopped(match, seat):
         return tr("The game was stopped with /stop ({name}).").format(name=match.stopped_by)
+    if match.stopped_by:
+        return tr("The game was stopped with /stop.")
     return tr("The game was stopped.")
+
+
+def may_have_stopped(match: Match, seat: int | None) -> bool:
+    """Whether the reader may be the person who stopped or cancelled the game: his own
+    messages then say it without his name (nobody is told about himself in the third
+    person). A practice game's one person did it himself. Only the name of who did it
+    is kept: a seat of that name, or the creator's seat while the creator bears it,
+    reads the words without a name, which are true whoever did it."""
+    if match.practice:
+        return True
+    if seat is None or seat >= len(match.seats) or not match.stopped_by:
+        return False
+    person = match.seats[seat]
+    if person.name == match.stopped_by:
+        return True
+    return person.user_id == match.creator_id and match.creator_name == match.stopped_by
+
+
+def unplayed_text(tr: Translator, ending: str) -> str:
+    """What the group is told of a game that ended before anyone moved (HTML): how it
+    ended (`ending`, plain text), and that it has no winner and counts toward nothing."""
+    unplayed = tr("Nobody made a move: no winner, and the game counts toward no stats.")
+    return f"<b>{escape(ending, quote=False)}</b>\n{escape(unplayed, quote=False)}"
 
 
 def as_ended(view: SeatView) -> SeatView:
@@ -56,15 +83,16 @@ def as_ended(view: SeatView) -> SeatView:
     return dataclasses.replace(view, turn=None, legal=())
 
 
-def lobby_closed_line(match: Match, tr: Translator) -> str:
+def lobby_closed_line(match: Match, tr: Translator, seat: int | None = None) -> str:
     """What a player who had joined a group's lobby is told in private when it closed
-    without a game (his tiles, he was told, would come there: they will not)."""
+    without a game (his tiles, he was told, would come there: they will not); `seat`:
+    his (whoever cancelled it is not named to himself)."""
     place = escape(place_name(match, tr))
     if match.ended == "idle":
         line = tr("The lobby in «{place}» was closed: nobody pressed anything for a long while.")
     elif match.ended == "bot_removed":
-        line = tr("The bot was removed from «{place}», so its game did not start.")
-    elif match.stopped_by:
+        line = tr("The bot was removed from «{place}», so its lobby closed: no game there.")
+    elif match.stopped_by and not may_have_stopped(match, seat):
         line = tr("The game in «{place}» was cancelled before it began ({name}).")
     else:
         line = tr("The game in «{place}» was cancelled before it began.")
@@ -74,6 +102,8 @@ def lobby_closed_line(match: Match, tr: Translator) -> str:
 def closed_lobby_text(match: Match, tr: Translator, idle_minutes: int) -> str:
     """What a group's lobby message says once the lobby closed without a game (HTML);
     `idle_minutes`: how long a lobby may lie untouched."""
+    if match.ended == "bot_removed" and match.engine is None:  # no game was cut short
+        return escape(tr("The bot was removed from the group, so the lobby closed."))
     if match.ended == "bot_removed":
         return ending_line(match, tr)
     if match.ended == "idle":

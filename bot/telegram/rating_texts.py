@@ -1,5 +1,5 @@
-"""The chat's standings as text: /stats (wins and points, then each variant's ratings)
-and /top's best players."""
+"""The chat's standings as text: /stats (wins, points and penalties, then each variant's
+ratings) and /top's best players."""
 
 from __future__ import annotations
 
@@ -58,22 +58,32 @@ def no_stats(tr: Translator) -> str:
 def stats_text(
     tr: Translator, lines: dict[int, StatLine], by_variant: dict[str, dict[int, RatingLine]]
 ) -> str:
-    """/stats: the leaderboard (most wins, then most points), then the ratings."""
-    ranked = sorted(lines.values(), key=lambda s: (-s.wins, -s.points, s.name))[:STATS_ROWS]
+    """/stats: the leaderboard (most wins, then most points, then fewest penalties), then
+    the ratings."""
+    ranked = sorted(lines.values(), key=lambda s: (-s.wins, -s.points, s.penalties, s.name))
     rows = [tr("<b>Leaderboard</b>")]
-    for place, line in enumerate(ranked, start=1):
-        row = tr("{place}. {name} — wins {wins} of {games}, points {points}").format(
-            place=place,
-            name=escape(line.name),
-            wins=line.wins,
-            games=line.games,
-            points=line.points,
+    for place, line in enumerate(ranked[:STATS_ROWS], start=1):
+        row = tr("{place}. {name} — wins {wins} of {games}").format(
+            place=place, name=escape(line.name), wins=line.wins, games=line.games
         )
+        # What his games counted: points (fives, muggins), penalties (twolane), or both.
+        if line.games > line.penalty_games:
+            row += ", " + tr("points: {points}").format(points=line.points)
+        if line.penalty_games:
+            row += ", " + tr("penalty points: {points}").format(points=line.penalties)
         # Only a margin above zero is a record (one kept before that rule may be lower).
         if line.best_record is not None and line.best_record > 0:
-            row += " · " + tr("best fives record {record}").format(record=signed(line.best_record))
+            record = tr("best record ({game}): {record}")
+            row += " · " + record.format(game=_record_games(tr), record=signed(line.best_record))
         rows.append(row)
     return "\n".join([*rows, *rating_tables(tr, by_variant)])
+
+
+def _record_games(tr: Translator) -> str:
+    """The games that keep a winner's record (запись), by their names."""
+    return ", ".join(
+        escape(variant_title(tr, name)) for name, rules in VARIANTS.items() if rules.keeps_record
+    )
 
 
 def top_text(tr: Translator, by_variant: dict[str, dict[int, RatingLine]]) -> str:

@@ -12,10 +12,9 @@ from html import escape
 from bot.i18n import N_, Translator
 from bot.render.ends import EndName, end_names, label
 from bot.render.move_words import play_words
-from bot.render.words import localized_name
+from bot.render.words import localized_name, variant_title
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings
-from bot.variants import shown
 from engine import Doubles, End, MoveEntry, Pass, Play, SeatView
 from engine.variants import ruleset
 
@@ -42,6 +41,12 @@ REFUSALS = {
     "lobby_closed": N_(
         "That lobby was closed: nobody pressed anything for a long while. "
         "Start a new one with /newgame."
+    ),
+    "lobby_removed": N_(
+        "I was removed from that group, so its lobby closed before a game began there."
+    ),
+    "lobby_cancelled": N_(
+        "That lobby was cancelled before its game began. Start a new one with /newgame."
     ),
     "no_game": N_("There is no game here. Start one with /newgame."),
     "not_your_turn": N_("It is not your turn."),
@@ -97,8 +102,8 @@ def refusal(tr: Translator, code: str) -> str:
 
 
 def variant_name(tr: Translator, variant: str) -> str:
-    """The game's name as the lobby and the buttons give it, «Fives (Пятерное домино)»."""
-    return tr(shown(variant).long_title)
+    """The game's one name, «Пятерное домино» (see `bot.variants`)."""
+    return variant_title(tr, variant)
 
 
 def unnamed_player(tr: Translator, seat: int | None = None) -> str:
@@ -222,7 +227,7 @@ def hand_caption(
         lines[0] += " · " + escape(tr("Round {number}").format(number=view.round_number))
     seat = game.seats[view.seat] if view.seat is not None else None
     if game.status == "cancelled":
-        lines.append(endings.ending_line(game, tr))
+        lines.append(endings.ending_line(game, tr, view.seat))
     elif view.over or game.status == "over":
         lines.append(tr("The game is over."))
         lines += endings.result_lines(game, view, tr, final_link)

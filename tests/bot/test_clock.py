@@ -234,14 +234,16 @@ async def test_no_clock_has_no_deadline_reminds_once_and_ends_after_the_silence(
     await h.settle()
     assert (await table.game()).status == "playing"
 
-    # After them it ends, and the group is told in a new message (found by the sweep).
+    # After them it ends, and the group is told in a new message (found by the sweep):
+    # nobody moved, so it has no winner and no table of places.
     photos = h.api.count_calls("sendPhoto", table.chat)
     await h.expire(table.chat)
     told = await h.api.wait_message_async(
         table.chat, contains="⌛ Ходов не было 20 ч: игра окончена."
     )
-    assert told.photo is not None
-    assert h.api.count_calls("sendPhoto", table.chat) == photos + 1
+    assert told.photo is None
+    assert "Никто не сделал ни одного хода: победителя нет" in (told.text or "")
+    assert h.api.count_calls("sendPhoto", table.chat) == photos
     ended = await table.game()
     assert (ended.status, ended.ended, ended.deadline) == ("cancelled", "silence", None)
     assert ended.version == game.version  # nothing was played for anyone

@@ -6,6 +6,7 @@ import json
 import re
 
 from bot.render.words import signed
+from bot.telegram import callbacks as cb
 from engine import replay, summary, view_for
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, position, ru
 
@@ -158,7 +159,11 @@ async def test_stats_and_export_after_a_finished_game(h: Harness) -> None:
     answer = await h.say(irina, table.chat, "/stats")
     lines = answer.text.split("\n\n")[0].split("\n")  # the ratings follow
     assert lines[0] == "Таблица лидеров"
-    assert all(re.match(r"^\d\. (Андрей|Ирина) — побед [01] из 1, очков 0$", x) for x in lines[1:])
+    # twolane counts penalties, not points: the leaderboard shows them.
+    pattern = r"^\d\. (Андрей|Ирина) — побед [01] из 1, штрафные очки: \d+$"
+    assert all(re.match(pattern, x) for x in lines[1:]), lines
+    penalties = {line.name: line.penalties for line in stats.values()}
+    assert penalties == dict(zip(["Андрей", "Ирина"], engine_game.totals, strict=True))
 
     # A game counts once, however often its end is looked at.
     await h.service.run_due(table.chat, None)
@@ -206,7 +211,7 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
     record = stats[andrey].best_record if stats[andrey].wins else stats[irina].best_record
     answer = await h.say(irina, table.chat, "/stats")
     if record is not None:
-        assert f"лучший отрыв в пятерном: {signed(record)}" in answer.text
+        assert f"лучший отрыв (Пятерное домино): {signed(record)}" in answer.text
 
     answer = await h.press_text(irina, table.chat, final.id, "Реванш")
     assert (answer.text, answer.show_alert) == ("Набор в новую игру открыт.", False)
@@ -219,10 +224,12 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
     ]
     lobby = h.api.message(table.chat, game.lobby_message_id or 0)
     assert "занято мест — 3 из 4" in lobby.content and "Ирина нажмёт «Начать»" in lobby.content
-    # The old final's button is spent: a player pressing it second is told he has his seat.
+    # The old final's button is spent, so it goes; a press of it that was on its way is
+    # told that the rematch is open and he has his seat in it.
+    await h.wait(lambda api: api.message(table.chat, final.id).buttons == [], "Rematch gone")
     await h.settle()
     before = await h.raw(table.chat)
-    answer = await h.press_text(andrey, table.chat, final.id, "Реванш")
+    answer = await h.forge(andrey, table.chat, cb.encode(cb.RematchPress(first.id)))
     assert (answer.text, answer.show_alert) == (ru("rematch_open"), True)
     await h.settle()
     assert await h.raw(table.chat) == before

@@ -145,7 +145,7 @@ async def test_joining_a_started_or_cancelled_game_is_refused(h: Harness) -> Non
     await h.settle()
     before = await h.raw(group)
     answer = await h.start_bot(b, payload)
-    assert answer.text == ru("game_gone")
+    assert answer.text == ru("lobby_cancelled")  # a lobby: no game was over
     assert await h.raw(group) == before
 
 
@@ -492,7 +492,7 @@ async def test_rules_and_their_buttons(h: Harness) -> None:
     shown = await h.api.wait_for_async(
         lambda api: (m := api.message(group, answer.id)).edit_count > edits and m, 10, "edit"
     )
-    assert shown.text.startswith("Пятёрки, до 51 · 2–4 игрока")
+    assert shown.text.startswith("Пятёрки (до 51) · 2–4 игрока")
     assert [b.text for b in shown.buttons][1] == "• Пятёрки (до 51)"
 
     answer = await h.say(a, group, "/rules twolane")

@@ -20,6 +20,8 @@ from tests.bot.conftest import ANDREY_TO_ACT, JOIN, Harness, Snapshot, hand_butt
 from tests.fakebotapi import MessageView
 
 STOPPED = "Игра остановлена по команде /stop (Андрей)."
+# What the one who stopped it reads: not his own name, as if about someone else.
+STOPPED_BY_YOU = "Игра остановлена по команде /stop."
 REMOVED = "Бота удалили из группы — игра прервана."
 EVERYONE_LEFT = "Все вышли из игры — она окончена."
 TAKEN_OVER = "Компьютер играет за вас до конца этой игры."
@@ -88,8 +90,9 @@ async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
     question = await h.say(andrey, table.chat, "/stop")
     answer = await h.press_text(andrey, table.chat, question.id, "Да")
     assert not answer.show_alert
-    await hands_say(h, [andrey, irina], STOPPED)
-    await table.board_caption(STOPPED)
+    await hands_say(h, [irina], STOPPED)
+    await hands_say(h, [andrey], STOPPED_BY_YOU)
+    await table.board_caption(STOPPED)  # the group is told who
     assert (await h.game(table.chat)).ended == "stopped"
 
 
@@ -132,14 +135,21 @@ async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
     told = await h.api.wait_message_async(
         irina, where=lambda m: "Бота удалили из «Домино»" in (m.text or "")
     )
-    assert told.text == "Бота удалили из «Домино», поэтому игра там не началась."
+    # A lobby that never started closed: nothing was cut short.
+    assert told.text == "Бота удалили из «Домино», поэтому лобби закрыто: игры там не будет."
     game = await h.game(group)
     assert (game.status, game.ended) == ("cancelled", "bot_removed")
     # The lobby's Join link, still on the group's old message, is refused with the reason.
     sent = h.api.follow_url_button(olga, group, lobby.id, JOIN)
     answer = await h.api.wait_message_async(olga, after=sent)
-    assert answer.text == ru("bot_removed")
+    assert answer.text == ru("lobby_removed")
+    assert "прервана" not in answer.text
     assert [s.user_id for s in (await h.game(group)).seats] == [irina]
+    # Let back in, the bot tells its old lobby message that the lobby closed.
+    h.api.set_bot_status(group, "member", by=owner)
+    closed = "Бота удалили из группы, поэтому лобби закрыто."
+    told = await h.wait(lambda api: api.message(group, lobby.id).text == closed and True, closed)
+    assert told and h.api.message(group, lobby.id).buttons == []
 
 
 async def test_everyone_leaving_ends_the_game(h: Harness) -> None:
@@ -453,6 +463,23 @@ def test_nothing_more_goes_to_a_group_that_removed_the_bot() -> None:
     match.ended = "stopped"
     step = group_step(match, None, shown)
     assert step is not None and step.call is GroupCall.CLOSE_LOBBY
+
+
+async def test_who_cancels_a_lobby_he_sits_in_is_not_told_of_himself(h: Harness) -> None:
+    andrey, irina = h.people("Андрей", "Ирина")
+    group = h.group(andrey, [irina])
+    await h.start_bot(andrey)  # he can be written to: /newgame seats him
+    lobby = await h.newgame(andrey, group)
+    await h.join(irina, group, lobby)
+    game = await h.lobby_settled(group)
+    assert [s.user_id for s in game.seats] == [andrey, irina]
+    answer = await h.lobby_button(andrey, group, lobby, "cx")
+    assert not answer.show_alert, answer
+    told = "Игру в «Домино» отменили до начала"
+    await h.api.wait_message_async(irina, where=lambda m: m.text == f"{told} (Андрей).")
+    await h.api.wait_message_async(andrey, where=lambda m: m.text == f"{told}.")
+    await h.settle()
+    assert not any("Андрей" in (m.text or "") for m in h.api.messages(andrey, from_bot=True))
 
 
 async def test_a_cancelled_lobby_tells_who_had_joined_once(h: Harness) -> None:

@@ -17,7 +17,7 @@ from bot.game.outcomes import KEPT, UNCHANGED, Change, Outcome, Refusal
 from bot.game.people import Person
 from bot.settings import Settings
 from bot.storage.models import Match, Seat
-from engine import Game
+from engine import Game, pack
 
 TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 SETTINGS = Settings(_env_file=None, telegram_bot_token=TOKEN)  # type: ignore[call-arg]
@@ -179,8 +179,16 @@ def test_joining_takes_a_seat_once() -> None:
         (a_lobby(ANDREY, IRINA, computers=2), "lobby_full"),
         (a_lobby(ANDREY, status="playing"), "game_started"),
         (a_lobby(ANDREY, status="over"), "game_gone"),
-        (a_lobby(ANDREY, status="cancelled", ended="stopped"), "game_gone"),
-        (a_lobby(ANDREY, status="cancelled", ended="bot_removed"), "bot_removed"),
+        # A lobby that closed without a game says so: no game was cut short.
+        (a_lobby(ANDREY, status="cancelled", ended="stopped"), "lobby_cancelled"),
+        (a_lobby(ANDREY, status="cancelled", ended="bot_removed"), "lobby_removed"),
+        # A game that began, then lost the bot: it was cut short.
+        (
+            a_lobby(ANDREY, status="cancelled", ended="bot_removed").model_copy(
+                update={"engine": pack(Game.new("fives", ["Андрей", "Ирина"], seed=1))}
+            ),
+            "bot_removed",
+        ),
         (a_lobby(ANDREY, status="cancelled", ended="idle"), "lobby_closed"),
         (a_lobby(ANDREY, chat_id=ANDREY.user_id), "practice_alone"),
         (None, "game_gone"),

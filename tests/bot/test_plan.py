@@ -7,10 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.delivery.group import earlier_final
+from bot.delivery.group_results import apply_result
 from bot.delivery.plan import (
     ANSWER_ROOM,
     BOARD_BUCKET,
     LOBBY_GAP,
+    RETIRE_TRIES,
     TURN_STAGGER,
     ChatMinute,
     GroupCall,
@@ -29,10 +32,12 @@ from bot.delivery.plan import (
 )
 from bot.game import computer
 from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
+from bot.telegram.api import Outcome, Result
 from engine import DRAW, Game, pack, unpack
 from tests.bot.conftest import position
 
 EPSILON = 1e-6
+OK = Result(Outcome.OK)
 BOARD = GroupStep(GroupCall.EDIT_BOARD, "edit:1")
 LOBBY = GroupStep(GroupCall.EDIT_LOBBY, "lobby:1")
 
@@ -137,6 +142,35 @@ def test_a_stopped_game_marks_its_board_once() -> None:
 
 
 # -- next_group_call --------------------------------------------------------------------
+
+
+def test_a_new_match_takes_the_rematch_button_off_the_previous_final_table() -> None:
+    """After its own messages, never before them, and not for ever if Telegram refuses."""
+    match = a_match(lobby_rev=0)
+    shown = GroupDelivery(game_id=match.id, old_final=41)
+    assert step(match, shown) == GroupStep(GroupCall.POST_LOBBY, "post_lobby:0")
+    shown.lobby_message_id, shown.lobby_shows = 5, 0
+    assert step(match, shown) == GroupStep(GroupCall.RETIRE_FINAL, "retire:41")
+    shown.failures = RETIRE_TRIES
+    assert step(match, shown) is None
+    shown.failures = 0
+    apply_result(shown, match, None, GroupStep(GroupCall.RETIRE_FINAL, "retire:41"), OK, 0)
+    assert shown.old_final is None and step(match, shown) is None
+    # The group removed the bot: nothing is sent there.
+    gone = a_match(status="cancelled", ended="bot_removed")
+    assert step(gone, GroupDelivery(game_id=gone.id, old_final=41)) is None
+
+
+def test_the_final_table_left_by_the_match_before_is_the_one_to_retire() -> None:
+    assert earlier_final(None) is None
+    assert earlier_final(GroupDelivery(game_id="a", final_message_id=7)) == 7
+    assert earlier_final(GroupDelivery(game_id="a", old_final=3)) == 3  # not retired yet
+    assert earlier_final(GroupDelivery(game_id="a", lobby_message_id=9)) is None
+    # Stored only while a button waits to go: an earlier release (which forbids fields it
+    # does not know) reads every other record of ours as before.
+    assert "old_final" not in GroupDelivery(game_id="a", final_message_id=7).model_dump_json()
+    pending = GroupDelivery(game_id="a", old_final=3)
+    assert GroupDelivery.model_validate_json(pending.model_dump_json()) == pending
 
 
 def test_a_quiet_board_may_make_two_calls_at_once_then_one_per_interval() -> None:

@@ -11,7 +11,9 @@ import random
 import pytest
 
 from bot.game import scores
-from bot.storage.models import Match, Seat
+from bot.i18n import translator
+from bot.storage.models import Match, Seat, StatLine
+from bot.telegram import rating_texts
 from engine import Game, view_for
 
 NAMES = ["Андрей", "Ирина", "Компьютер 1"]
@@ -39,8 +41,11 @@ def test_each_person_counts_one_game_his_win_and_his_points(variant: str) -> Non
         for seat, user in ((0, 1), (1, 2)):
             line = lines[user]
             assert (line.name, line.games, line.wins) == (NAMES[seat], 1, int(seat in winners))
-            # Two-lane counts penalty points: they add to no table.
-            assert line.points == (0 if variant == "twolane" else game.totals[seat])
+            # Two-lane counts penalty points: they are kept as such, apart from points.
+            penalties = variant == "twolane"
+            assert line.points == (0 if penalties else game.totals[seat])
+            assert line.penalties == (game.totals[seat] if penalties else 0)
+            assert line.penalty_games == int(penalties)
 
 
 def test_only_a_fives_record_above_zero_is_kept() -> None:
@@ -93,3 +98,29 @@ def test_a_match_not_finished_or_of_practice_counts_toward_no_table() -> None:
     assert scores.stat_lines(match, None) is None
     practice = match.model_copy(update={"chat_id": 7001})  # a private chat's id
     assert practice.practice and scores.stat_lines(practice, game) is None
+
+
+def test_a_match_nobody_played_counts_toward_no_table() -> None:
+    game = Game.new("fives", NAMES[:2], seed=1)
+    assert not scores.played(game)
+    match = Match(id="g1", chat_id=-100, creator_id=1, status="over")
+    match.seats = [Seat(name="Андрей", user_id=1), Seat(name="Ирина", user_id=2)]
+    assert scores.stat_lines(match, game) is None
+    game.push(game.legal_moves()[0])
+    assert scores.played(game)
+
+
+def test_the_leaderboard_shows_what_each_persons_games_counted() -> None:
+    """Points for fives and muggins, penalties for twolane, both for who played both."""
+    lines = {
+        1: StatLine(name="Андрей", games=2, wins=1, points=30, best_record=12),
+        2: StatLine(name="Ирина", games=1, wins=1, penalties=20, penalty_games=1),
+        3: StatLine(name="Ольга", games=3, wins=0, points=8, penalties=10, penalty_games=1),
+    }
+    rows = rating_texts.stats_text(translator("ru"), lines, {}).splitlines()
+    assert rows == [
+        "<b>Таблица лидеров</b>",
+        "1. Андрей — побед 1 из 2, очки: 30 · лучший отрыв (Пятерное домино): +12",
+        "2. Ирина — побед 1 из 1, штрафные очки: 20",
+        "3. Ольга — побед 0 из 3, очки: 8, штрафные очки: 10",
+    ]

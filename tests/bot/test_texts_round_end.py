@@ -68,9 +68,11 @@ def test_fives_says_who_went_out_and_the_block_bonus() -> None:
         seen[str(rnd.end)] += 1
         if rnd.end == "out":
             winner = rnd.out[0]
-            assert f"{PLAYERS[winner]} went out" in text
             assert bonus[winner] == 2
+            # Said once: the line of his points says what for.
             assert f"{PLAYERS[winner]}: +2 points for going out" in text
+            assert "went out" not in text
+            assert board_text(view, RU).count("кости кончились") == 1
             continue
         assert "Blocked" in text
         # Independently: the fewest points when the round was blocked, its own plays' points in.
@@ -80,7 +82,11 @@ def test_fives_says_who_went_out_and_the_block_bonus() -> None:
         fewest = [seat for seat, total in enumerate(at_block) if total == min(at_block)]
         assert [seat for seat, b in enumerate(bonus) if b] == fewest
         for seat in fewest:
-            assert f"{PLAYERS[seat]}: +1 point, the fewest points" in text
+            # The score that made it the fewest, named as a score (never as pips).
+            line = f"{PLAYERS[seat]}: +1 point, the lowest score in the match: {min(at_block)}"
+            assert line in text
+            said = f"{PLAYERS[seat]}: +1 очко — наименьший счёт в партии: {min(at_block)}"
+            assert said in board_text(view, RU)
     assert seen["out"] and seen["blocked"]
 
 

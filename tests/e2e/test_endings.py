@@ -27,6 +27,7 @@ IDLE_SECONDS = 8
 
 FINISHED = "Игра окончена."
 STOPPED = "Игра остановлена по команде /stop (Андрей)."
+STOPPED_BY_YOU = "Игра остановлена по команде /stop."  # what Андрей reads: not «(Андрей)»
 REMOVED = "Бота удалили из группы — игра прервана."
 LOBBY_CLOSED = "Лобби в «Домино» закрыто: долго никто ничего не нажимал. Игра не началась."
 EVERYONE_LEFT = "Все вышли из игры — она окончена."
@@ -102,7 +103,8 @@ def test_every_way_a_game_ends_leaves_every_message_true(api: FakeBotApi, bot: B
     question = say(api, stopped_users[0], stopped, "/stop")
     query = api.press_button(stopped_users[0], stopped, question.id, re.compile("Да"))
     assert not api.callback_answer(query).show_alert
-    wait_hands_say(api, stopped_users, STOPPED)
+    wait_hands_say(api, stopped_users[1:], STOPPED)
+    wait_hands_say(api, stopped_users[:1], STOPPED_BY_YOU)
 
     # The bot removed from the group in the middle of a game.
     removed, removed_people, _ = open_table(api, "fives", "hh")
@@ -185,7 +187,8 @@ def test_every_way_a_game_ends_leaves_every_message_true(api: FakeBotApi, bot: B
     failed = [c for c in api.calls(None, None, ok=False) if c.error_code == 400]
     assert failed == [], [(c.method, c.description) for c in failed]
     for users, text in [
-        (stopped_users, STOPPED),
+        (stopped_users[1:], STOPPED),
+        (stopped_users[:1], STOPPED_BY_YOU),
         (removed_users, REMOVED),
         (left_users, EVERYONE_LEFT),
         (list(finished_people), FINISHED),

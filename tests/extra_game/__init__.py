@@ -20,7 +20,6 @@ from engine.variants import VARIANTS, Muggins, register
 
 HERE = Path(__file__).resolve().parent
 TITLE = "Quick muggins"
-LONG_TITLE = "Quick muggins (Быстрые пятёрки)"
 
 
 class Quick(Muggins):
@@ -51,7 +50,7 @@ def register_quick() -> Quick:
         return found
     rules = register(Quick())
     if shown(rules.name).title != TITLE:
-        describe(rules.name, TITLE, LONG_TITLE, pages=HERE / "rulebook", words=HERE / "locales")
+        describe(rules.name, TITLE, pages=HERE / "rulebook", words=HERE / "locales")
     return rules
 
 

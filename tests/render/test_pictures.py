@@ -40,7 +40,7 @@ PLAYERS = ["Андрей", "Ирина", "Ольга", "Вадим"]
 # A Russian catalogue of our own, as the product's default language will have.
 RUSSIAN = {
     "Fives": "Пятерное домино",
-    "Muggins": "Пятёрки",
+    "Muggins (to 51)": "Пятёрки (до 51)",
     "Two-lane dominoes": "Двухполосное домино",
     "Round {number}": "Раунд {number}",
     "Target: {points}": "Игра до {points}",
@@ -106,12 +106,18 @@ RUSSIAN = {
     ),
     "{pips} ÷ 5 = {points}, the remainder is dropped": "{pips} ÷ 5 = {points}, остаток прочь",
     "{pips} ÷ 5 = {points}": "{pips} ÷ 5 = {points}",
-    "+1 point each, the fewest points: {names}": "+1 каждому: {names}",
+    "+1 point each, the lowest score in the match ({score}): {names}": (
+        "+1 каждому со счётом {score}: {names}"
+    ),
     "Penalties for passes: {list}": "Штрафы: {list}",
     "{name}: +{points} point for going out": "{name}: +{points} за выход",
     "{name}: +{points} points for going out": "{name}: +{points} за выход",
-    "{name}: +{points} point, the fewest points": "{name}: +{points}, меньше всех",
-    "{name}: +{points} points, the fewest points": "{name}: +{points}, меньше всех",
+    "{name}: +{points} point, the lowest score in the match: {score}": (
+        "{name}: +{points}, меньше всех: {score}"
+    ),
+    "{name}: +{points} points, the lowest score in the match: {score}": (
+        "{name}: +{points}, меньше всех: {score}"
+    ),
     "{name} reached {points} point": "{name}: {points}",
     "{name} reached {points} points": "{name}: {points}",
     "{name}: {count} pass, +{points} penalty points": "{name}: пасов {count}, +{points}",
@@ -236,7 +242,10 @@ def test_every_message_id_is_used_and_listed() -> None:
     # a caption too long for every round.
     rare |= {mark.value for mark in (Mark.BLOCKED, Mark.TARGET, Mark.OUT)}
     rare |= {message for message in MESSAGES if "{division}" in message or "÷" in message}
-    rare |= {"+1 point each, the fewest points: {names}", "Penalties for passes: {list}"}
+    rare |= {
+        "+1 point each, the lowest score in the match ({score}): {names}",
+        "Penalties for passes: {list}",
+    }
     rare |= {"Rounds {first}–{last} are in the picture", "Round {number} is in the picture"}
     assert set(MESSAGES) - tr.asked <= rare
     assert tr.asked <= set(MESSAGES)
