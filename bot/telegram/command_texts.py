@@ -137,20 +137,19 @@ def game_line(
     where = escape(place)
     if link is not None:
         where = f'<a href="{escape(link)}">{where}</a>'
-    parts = [where, escape(texts.variant_name(tr, match.variant))]
+    head = f"• {where} — {escape(texts.variant_name(tr, match.variant))}: "
     if view is None:
-        parts.append(escape(tr("lobby: waiting for Start")))
-        return "• " + " · ".join(parts)
+        return head + escape(tr("lobby, not started yet"))
+    parts = []
     if not view.rules.one_round:
-        parts.append(escape(tr("Round {number}").format(number=view.round_number)))
+        parts.append(tr("Round {number}").format(number=view.round_number))
     if view.turn is not None and view.turn == view.seat:
-        parts.append(escape(tr("your move")))
+        parts.append(tr("your move"))
     elif view.turn is not None:
         name = localized_name(tr, view.players[view.turn])
-        parts.append(escape(tr("Turn: {name}").format(name=name)))
+        parts.append(tr("Turn: {name}").format(name=name))
     if view.seat is not None:
-        points = (
-            tr("penalty points: {points}") if view.rules.penalty_scoring else tr("points: {points}")
-        )
-        parts.append(escape(points.format(points=view.totals[view.seat])))
-    return "• " + " · ".join(parts)
+        penalty = view.rules.penalty_scoring
+        points = tr("penalty points: {points}") if penalty else tr("points: {points}")
+        parts.append(points.format(points=view.totals[view.seat]))
+    return head + escape(" · ".join(parts))
