@@ -123,6 +123,14 @@ def code_argument(call: ast.Call, errors: set[str], package: str) -> ast.expr | 
     """The argument that carries the code of a refusal made by this call, if it makes one."""
     name = call_name(call)
     position = BOT_REFUSING.get(name) if package == "bot" else None
+    func = call.func
+    texts_refusal = isinstance(func, ast.Name) or (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "texts"
+    )
+    if name == "refusal" and not texts_refusal:  # the engine's game.refusal(move, seat)
+        position = None
     if name in errors:  # IllegalMoveError(message, code)
         position = 1
     for keyword in call.keywords:
