@@ -6,6 +6,21 @@ and the replay command.
 
 from __future__ import annotations
 
+# The most of a refused value an error message repeats (a record's move may be 100,000
+# characters long: the one-line error of `domino-replay` must stay one readable line).
+QUOTE_LIMIT = 200
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """`value` as `repr` shows it, cut to `limit` characters with an ellipsis where it
+    was cut (a text keeps its closing quote, so it still reads as quoted)."""
+    shown = repr(value)
+    if len(shown) <= limit:
+        return shown
+    if isinstance(value, str):
+        return shown[: limit - 2] + "…" + shown[-1]
+    return shown[: limit - 1] + "…"
+
 
 class DominoError(ValueError):
     """Base of every error the engine raises on purpose."""

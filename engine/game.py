@@ -20,6 +20,7 @@ from engine.errors import (
     IllegalMoveError,
     StateError,
     WrongTurnError,
+    quoted,
 )
 from engine.moves import (
     DRAW,
@@ -638,7 +639,7 @@ class Game:
     def from_json(data: Any) -> Game:
         try:
             if data.get("format") != 1:
-                raise StateError(f"unknown state format {data.get('format')!r}")
+                raise StateError(f"unknown state format {quoted(data.get('format'))}")
             game = Game(
                 variant=ruleset(str(data["variant"])).name,
                 players=[str(p) for p in data["players"]],
@@ -651,7 +652,7 @@ class Game:
         except StateError:
             raise
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise StateError(f"cannot read the game state: {exc!r}") from None
+            raise StateError(f"cannot read the game state: {quoted(exc)}") from None
         seats = len(game.players)
         if not MIN_PLAYERS <= seats <= MAX_PLAYERS or len(game.totals) != seats:
             raise StateError("cannot read the game state: wrong number of seats")

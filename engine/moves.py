@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import NotationError
+from engine.errors import NotationError, quoted
 from engine.tiles import ALL_ENDS, ALL_TILES, End, Tile, parse_halves
 
 
@@ -67,7 +67,7 @@ PASS = Pass()
 def parse_move(text: str) -> Move:
     """Read a move in record notation: `a:b`, `a:b@E`, `3:3@W+2:2@E`, `draw`, `pass`."""
     if not isinstance(text, str):
-        raise NotationError(f"{text!r} is not a move")
+        raise NotationError(f"{quoted(text)} is not a move")
     word = text.strip()
     if word == "draw":
         return DRAW
@@ -76,7 +76,7 @@ def parse_move(text: str) -> Move:
     if "+" in word:
         parts = [_parse_play(part) for part in word.split("+")]
         if any(p.end is None for p in parts):
-            raise NotationError(f"{text!r}: each double of a combined move must name its end")
+            raise NotationError(f"{quoted(text)}: each double of a combined move must name its end")
         return Doubles.of(parts)
     return _parse_play(word)
 
@@ -87,7 +87,7 @@ def _parse_play(text: str) -> Play:
     if not sep:
         return Play(Tile.of(a, b), None, west=a)
     if end_text.strip() not in End.__members__:
-        raise NotationError(f"{text!r}: the end must be one of W, E, N, S")
+        raise NotationError(f"{quoted(text)}: the end must be one of W, E, N, S")
     return PLAYS_BY_END[End[end_text.strip()]][Tile.of(a, b)]
 
 

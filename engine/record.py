@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from engine.errors import DominoError, RecordError
+from engine.errors import DominoError, RecordError, quoted
 from engine.game import Game
 from engine.results import standings
 from engine.tiles import Tile
@@ -41,7 +41,7 @@ def replay(record: Any) -> Game:
         raise RecordError("record: must be a JSON object")
     unknown = sorted(set(record) - RECORD_FIELDS)
     if unknown:
-        raise RecordError(f"record: unknown field {unknown[0]!r}")
+        raise RecordError(f"record: unknown field {quoted(unknown[0])}")
     game = _empty_game(record)
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
@@ -79,7 +79,7 @@ def _replay_round(game: Game, number: int, data: Any) -> None:
         raise RecordError(f"{place}: must be an object")
     unknown = sorted(set(data) - ROUND_FIELDS)
     if unknown:
-        raise RecordError(f"{place}: unknown field {unknown[0]!r}")
+        raise RecordError(f"{place}: unknown field {quoted(unknown[0])}")
     if game.rounds and not game.round.over:
         raise RecordError(f"{place}: round {number - 1} is not over")
     starter = data.get("starter")
@@ -104,7 +104,7 @@ def _replay_round(game: Game, number: int, data: Any) -> None:
         if game.round.over:
             raise RecordError(f"{where}: the round is already over")
         if _padded(text):
-            raise RecordError(f"{where}: {text!r} is not a move (no spaces in a move)")
+            raise RecordError(f"{where}: {quoted(text)} is not a move (no spaces in a move)")
         try:
             game.push(game.parse_move(text), text=text)
         except DominoError as exc:
@@ -117,9 +117,9 @@ def _tiles(items: Any, place: str) -> list[Tile]:
     tiles = []
     for item in items:
         if not isinstance(item, str):
-            raise RecordError(f"{place}: {item!r} is not a tile")
+            raise RecordError(f"{place}: {quoted(item)} is not a tile")
         if _padded(item):
-            raise RecordError(f"{place}: {item!r} is not a tile (write it as a:b)")
+            raise RecordError(f"{place}: {quoted(item)} is not a tile (write it as a:b)")
         try:
             tiles.append(Tile.parse(item))
         except DominoError as exc:

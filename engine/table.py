@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple
 
-from engine.errors import StateError
+from engine.errors import StateError, quoted
 from engine.tiles import ALL_ENDS, End, Tile
 
 
@@ -190,7 +190,7 @@ class Table:
             if opening is not None:
                 table._refresh_ends()
         except (KeyError, TypeError, ValueError, IndexError, AssertionError) as exc:
-            raise StateError(f"table: {exc!r}") from None
+            raise StateError(f"table: {quoted(exc)}") from None
         return table
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from engine.errors import NotationError
+from engine.errors import NotationError, quoted
 
 MAX_PIP = 6
 _DIGITS = frozenset("0123456789")
@@ -29,7 +29,7 @@ class End(IntEnum):
         try:
             return End[letter]
         except KeyError:
-            raise NotationError(f"{letter!r} is not an end (W, E, N or S)") from None
+            raise NotationError(f"{quoted(letter)} is not an end (W, E, N or S)") from None
 
     def __str__(self) -> str:
         return self.name
@@ -104,10 +104,10 @@ def parse_halves(text: str) -> tuple[int, int]:
     left, sep, right = text.strip().partition(":")
     # Not str.isdigit(): it also passes "³" and "٣", which are no pips of ours.
     if not sep or left not in _DIGITS or right not in _DIGITS:
-        raise NotationError(f"{text!r} is not a tile (write it as a:b)")
+        raise NotationError(f"{quoted(text)} is not a tile (write it as a:b)")
     a, b = int(left), int(right)
     if a > MAX_PIP or b > MAX_PIP:
-        raise NotationError(f"{text!r} is not a tile of the double-six set")
+        raise NotationError(f"{quoted(text)} is not a tile of the double-six set")
     return a, b
 
 

@@ -77,12 +77,22 @@ class GroupCalls:
         assert current.game is not None
         if step.call is GroupCall.STOP_BOARD:
             # The picture too: it must not go on showing whose turn it was.
-            assert shown.board.message_id is not None
-            view = endings.as_ended(view_for(current.game, None, shown.board.round_number))
+            board_id = shown.board.message_id
+            number = step.round_number if board_id is None else shown.board.round_number
+            view = endings.as_ended(view_for(current.game, None, number))
             caption = with_line(board_text(view, tr), endings.ending_line(match, tr))
             picture = await draw(render_board, view, tr, endings.ending_words(match, tr))
+            if board_id is None:  # it ended before its first board went out
+                return await api.send_photo(
+                    self.bot,
+                    match.chat_id,
+                    picture,
+                    caption,
+                    thread_id=match.thread_id,
+                    priority=ticket,
+                )
             return await api.edit_photo(
-                self.bot, match.chat_id, shown.board.message_id, picture, caption, priority=ticket
+                self.bot, match.chat_id, board_id, picture, caption, priority=ticket
             )
         if step.call is GroupCall.FINAL and not scores.played(current.game):
             # Ended by its silence before anyone moved: no winner, no places, no table.

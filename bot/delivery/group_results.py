@@ -31,6 +31,9 @@ def apply_result(
     elif call is GroupCall.CLOSE_LOBBY and (ok or gone):
         shown.lobby_closed = True
     elif call is GroupCall.STOP_BOARD and (ok or gone):
+        if shown.board.message_id is None and ok:  # posted: the game ended before its board
+            shown.board.message_id = result.message_id
+            shown.board.round_number = step.round_number
         shown.board.finished = True
     elif call is GroupCall.FINAL and ok:
         shown.final_message_id = result.message_id or 0

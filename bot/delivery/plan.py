@@ -83,6 +83,11 @@ def _match_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupS
     if match.status == "cancelled":
         if board.message_id is not None and not board.finished:
             return GroupStep(GroupCall.STOP_BOARD, f"stop:{board.round_number}")
+        if board.message_id is None and game is not None and match.ended != "silence":
+            # It ended before its first board went out (a hand its player's chat refused
+            # at Start, say): the lobby made way for the game, so a board says how it ended.
+            number = game.round.number
+            return GroupStep(GroupCall.STOP_BOARD, f"stop:new:{number}", number)
         if match.ended == "silence" and game is not None and shown.final_message_id is None:
             # A game without a clock that nobody played on for a day: the group is told in
             # a new message (friends who play across a day do not watch an old board).

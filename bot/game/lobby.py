@@ -281,7 +281,12 @@ def _cancel(lobby: Match, person: Person, is_admin: bool) -> Change | Refusal:
 
 
 def _start(lobby: Match, now: Moment, settings: Settings) -> Change | Refusal:
-    if not MIN_SEATS <= len(lobby.seats) <= MAX_SEATS:
+    short = not MIN_SEATS <= len(lobby.seats) <= MAX_SEATS
+    # A group's creator without a seat: the bot may not write to him yet.
+    unseated = not lobby.practice and lobby.seat_of(lobby.creator_id) is None
+    if unseated and (short or not any(seat.human for seat in lobby.seats)):
+        return Refusal("join_first")  # Join, a link into the bot's private chat, seats him
+    if short:
         return Refusal("need_players")
     if not any(seat.human for seat in lobby.seats):
         return Refusal("need_human")

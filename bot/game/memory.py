@@ -1,10 +1,12 @@
 """What the bot remembers beside the matches, as the handlers ask for it: people's
-preferences, topics' names, the last finished game's record, the answers a repeated
-command re-uses, and who is called when a lobby opens. The handlers know no
-storage; each of these is one storage owner's (bot.storage.store)."""
+preferences, the games each person sits in, topics' names, the last finished game's
+record, the answers a repeated command re-uses, and who is called when a lobby opens. The
+handlers know no storage; each of these is one storage owner's (bot.storage.store)."""
 
 from __future__ import annotations
 
+from bot.game.people import playing
+from bot.storage.errors import BrokenGameError
 from bot.storage.models import GroupDelivery, Match, UserPrefs
 from bot.storage.store import Store
 from bot.storage.subscriptions import MAX_SUBSCRIBERS, Subscribed
@@ -18,14 +20,40 @@ class Memory:
         self._games = store.games
         self._answers = store.answers
         self._subscriptions = store.subscriptions
+        self._user_games = store.user_games
 
     # -- people and places -------------------------------------------------------------
 
     async def user(self, user_id: int) -> UserPrefs:
         return await self._prefs.user(user_id)
 
-    async def save_user(self, user_id: int, prefs: UserPrefs) -> None:
-        await self._prefs.save_user(user_id, prefs)
+    async def set_language(self, user_id: int, lang: str) -> None:
+        """/lang in private (his other preferences stay as they are, whatever changes them
+        at the same moment)."""
+        await self._prefs.set_language(user_id, lang)
+
+    async def mark_started(self, user_id: int) -> None:
+        """He wrote to the bot in its private chat: it may write to him there."""
+        await self._prefs.mark_started(user_id)
+
+    async def games_of(self, user_id: int) -> list[Match]:
+        """The lobbies and running games that seat him as a player now, as stored (his
+        practice game too). An entry of his index whose match no longer seats him is
+        dropped; a game that cannot be read is left out."""
+        found = []
+        for entry in await self._user_games.seated(user_id):
+            try:
+                match = await self._games.load(entry.chat_id, entry.thread_id)
+            except BrokenGameError:
+                continue
+            if user_id in playing(match):
+                assert match is not None
+                found.append(match)
+            else:
+                await self._user_games.forget(
+                    [user_id], entry.chat_id, entry.thread_id, entry.game_id
+                )
+        return found
 
     async def topic_name(self, chat_id: int, thread_id: int) -> str | None:
         """A forum topic's name, as its last forum_topic_created / _edited said."""

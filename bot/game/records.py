@@ -6,7 +6,8 @@ function of the match and its game, see bot.game.outcomes), write what the rule
 decided if the record still holds what was read, else read and apply it again.
 After each committed change the delivery layer is told (`on_change`); a change that
 ends the match is counted and rated first (`count_if_over`), so its final table finds
-the ratings.
+the ratings. A change that seats or unseats people, or ends the match, is noted in the
+index of each person's games (`Store.user_games`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from bot import metrics
 from bot.game.clock import Moment
 from bot.game.outcomes import KEPT, Change, Outcome, Refusal, Unchanged
+from bot.game.people import playing
 from bot.storage.common import RECORD_TTL, backoff
 from bot.storage.errors import BrokenGameError, ConflictError, GameLostError, NewerGameError
 from bot.storage.games import EngineCache
@@ -179,6 +181,13 @@ class MatchRecords:
                 soon = self.clock() + RETRY_AFTER_CRASH
                 due = min(match.deadline + DEADLINE_SLACK if match.deadline else soon, soon)
                 seen = await self.store.due.note_due(chat_id, thread_id, due)
+            before = stored.value
+            moved = before is None or (before.id, before.chat_id) != (match.id, match.chat_id)
+            was = playing(before)
+            now = playing(match)
+            joining = now if moved else now - was
+            if joining:  # before the write: if it is lost, the entry is dropped when read
+                await self.store.user_games.note(joining, chat_id, thread_id, match.id)
             written = await self.store.games.write(key, stored, match, also=also)
             if written is LOST:
                 await backoff(attempt)
@@ -194,5 +203,10 @@ class MatchRecords:
             finally:
                 if self.on_change is not None:
                     self.on_change(current, seen)
+            leaving = was if moved else was - now
+            if before is not None and leaving:
+                await self.store.user_games.forget(
+                    leaving, before.chat_id, before.thread_id, before.id
+                )
             return current, outcome
         raise ConflictError(f"gave up changing {key} after {MAX_ATTEMPTS} attempts")

@@ -320,14 +320,21 @@ class GameService(MatchRecords):
     async def player_blocked(
         self, chat_id: int, thread_id: int | None, game_id: str, seat_index: int
     ) -> None:
-        """A player's private chat refuses the bot: the computer plays his seat."""
+        """A player's private chat refuses the bot: the computer plays his seat, and the
+        bot takes him for one it may not write to until he opens that chat again (a
+        `/start` in private): his next /newgame does not seat him at once."""
         now = self._now()
 
-        await self._change(
+        current, _ = await self._change(
             chat_id,
             thread_id,
             lambda m, g: turns.seat_blocked(m, g, game_id, seat_index, now, self.settings),
         )
+        match = None if current is None else current.match
+        if match is not None and match.id == game_id and seat_index < len(match.seats):
+            user_id = match.seats[seat_index].user_id
+            if user_id is not None:
+                await self.store.prefs.mark_unreachable(user_id)
 
     async def abandon(
         self, chat_id: int, thread_id: int | None, game_id: str | None = None

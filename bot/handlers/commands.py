@@ -39,14 +39,11 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     d = deps(context)
-    prefs = await d.memory.user(user.id)
-    if not prefs.started:
-        prefs.started = True
-        await d.memory.save_user(user.id, prefs)
     tr = await language_for(update, context)
-    if is_group(chat):
+    if is_group(chat):  # `/start@bot` there says nothing of whether the bot may write to him
         await repeats.answer(update, context, tr, "help", texts.help_text(tr))
         return
+    await d.memory.mark_started(user.id)  # he wrote to the bot in private: it may write back
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
@@ -142,10 +139,7 @@ async def _open_practice(
     if user is None or chat is None:
         return
     d = deps(context)
-    prefs = await d.memory.user(user.id)
-    if not prefs.started:  # he wrote to the bot: it may write to him
-        prefs.started = True
-        await d.memory.save_user(user.id, prefs)
+    await d.memory.mark_started(user.id)  # he wrote to the bot: it may write to him
     current, created = await d.service.new_game(
         chat.id, None, person(user, 1, tr.lang), variant, ""
     )
@@ -222,6 +216,8 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
+    if await _games_elsewhere(update, context, tr, "score"):
+        return
     try:
         current = await deps(context).service.current(chat.id, thread_of(message))
     except BrokenGameError as broken:
@@ -248,6 +244,8 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     tr = await language_for(update, context)
+    if await _games_elsewhere(update, context, tr, "stop"):
+        return
     d = deps(context)
     thread_id = thread_of(message)
     try:
@@ -284,6 +282,8 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or chat is None:
         return
     tr = await language_for(update, context)
+    if await _games_elsewhere(update, context, tr, "leave"):
+        return
     try:
         current = await deps(context).service.leave(
             chat.id, thread_of(update.effective_message), person(user)
@@ -292,6 +292,44 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await refuse(update, tr, refusal.code)
         return
     await reply(update, command_texts.left(tr, current.match))
+
+
+async def _games_elsewhere(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, tr: Translator, command: str
+) -> bool:
+    """In the private chat, with no game under way there: the user's games in groups,
+    each named by its group (and topic), and where `command` works. False (nothing said)
+    in a group, with his practice game under way here, or when he sits in no game."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None or is_group(chat):
+        return False
+    d = deps(context)
+    try:
+        here = await d.service.current(chat.id, None)
+    except BrokenGameError:
+        return False  # the command says what became of it
+    if here is not None and here.match.active:
+        return False  # the practice game here is the one meant
+    games = [m for m in await d.memory.games_of(user.id) if m.chat_id != chat.id]
+    if not games:
+        return False
+    lines = []
+    for match in games:
+        try:
+            game = d.service.engine_game(match)
+        except BrokenGameError:
+            continue
+        seat = match.seat_of(user.id)
+        view = None
+        if game is not None:
+            view = forfeits.match_view(view_for(game, seat), match)
+        link = endings.message_link(match.chat_id, match.thread_id, await _shown_at(context, match))
+        place = endings.place_name(match, tr)
+        lines.append(command_texts.game_line(tr, match, view, link, place))
+    if not lines:
+        return False
+    await reply(update, command_texts.your_games(tr, command, lines))
+    return True
 
 
 async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -333,9 +371,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await d.service.set_language(chat.id, choice)
     else:
-        prefs = await d.memory.user(user.id)
-        prefs.lang = choice
-        await d.memory.save_user(user.id, prefs)
+        await d.memory.set_language(user.id, choice)
     await reply(update, translator(choice)(command_texts.LANGUAGE_SET))
 
 

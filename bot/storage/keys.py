@@ -2,8 +2,9 @@
 
 Every key of a chat carries the hash tag `{c<chat id>}`, so in a Redis Cluster a
 chat's match, its delivery records, its last record, its stats and its language
-share one slot: they can be read together (MGET) and changed by one script. The
-call budget's keys share the tag `{budget}` for the same reason. The due index and
+share one slot: they can be read together (MGET) and changed by one script. A
+person's keys carry `{u<user id>}` likewise. The call budget's keys share the tag
+`{budget}` for the same reason. The due index and
 the heartbeats are single keys, each only ever used alone. Two chats' keys are in two
 slots (perhaps on two nodes): nothing may touch both in one command or script (see
 `Migration.move_chat`).
@@ -90,7 +91,18 @@ class Keys:
         return f"{self._chat(chat_id)}:board-turn"
 
     def user(self, user_id: int) -> str:
+        """A person's preferences as earlier releases kept them (one JSON text): read, and
+        carried over into `user_prefs` (see bot.storage.prefs)."""
         return f"{self.prefix}:{{u{user_id}}}:user"
+
+    def user_prefs(self, user_id: int) -> str:
+        """A person's preferences, a hash field each (language, private chat opened)."""
+        return f"{self.prefix}:{{u{user_id}}}:prefs"
+
+    def user_games(self, user_id: int) -> str:
+        """The games that seat a person (a hash: chat and topic -> game id), a hint
+        checked against each match when read (see bot.storage.user_games)."""
+        return f"{self.prefix}:{{u{user_id}}}:games"
 
     def process(self, process_id: str) -> str:
         """A running bot process's heartbeat (see bot.delivery.liveness)."""

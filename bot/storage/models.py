@@ -247,5 +247,8 @@ class RatingLine(BaseModel):
 
 
 class UserPrefs(BaseModel):
+    """A person's preferences as read. Stored as a hash, a field a setting (see
+    bot.storage.prefs); earlier releases stored this model as one JSON text."""
+
     lang: str | None = None
     started: bool = False  # has opened the private chat with the bot

@@ -5,8 +5,8 @@ call budget its counts, ...).
 
 The same code runs on one server, on the embedded store and on a Redis Cluster: a
 script or a multi-key command only ever gets keys of one chat (one hash tag, so one
-slot), or of the call budget, or the one key of the due index. What spans two chats
-(`Migration.move_chat`) is done key by key.
+slot), or of one person, or of the call budget, or the one key of the due index. What
+spans two chats (`Migration.move_chat`) is done key by key.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from bot.storage.prefs import Prefs
 from bot.storage.records import GameRecords
 from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
+from bot.storage.user_games import UserGames
 
 
 class Store:
@@ -43,3 +44,4 @@ class Store:
         self.hints = Hints(redis, keys)
         self.answers = Answers(redis, keys)
         self.subscriptions = Subscriptions(redis, keys)
+        self.user_games = UserGames(redis, keys)

@@ -10,8 +10,10 @@ from collections.abc import Iterable
 from html import escape
 
 from bot.i18n import N_, Translator
+from bot.render.words import localized_name
 from bot.storage.models import Match
 from bot.telegram import texts
+from engine import SeatView
 
 # The command menu Telegram shows (set at start-up, in each language).
 MENU = {
@@ -102,3 +104,52 @@ def left(tr: Translator, match: Match) -> str:
     if match.ended == "everyone_left":
         return tr("Everyone left the game — it is over.")
     return tr("The computer plays your seat until this game ends.")
+
+
+# /score, /leave and /stop in private, with no game there: the user's games elsewhere
+# (bot.handlers.commands). What each says after the list.
+ELSEWHERE = {
+    "score": N_("/score in a game's chat shows its whole table."),
+    "leave": N_(
+        "Send /leave in the chat of the game you are leaving (in its topic, if it has one)."
+    ),
+    "stop": N_(
+        "Send /stop in the game's chat (in its topic, if it has one): its creator or an admin "
+        "can stop it there."
+    ),
+}
+
+
+def your_games(tr: Translator, command: str, lines: Iterable[str]) -> str:
+    """The user's games (`lines`, one each, see `game_line`) and where `command` works."""
+    if command == "score":
+        heading = tr("Your games:")
+    else:
+        heading = tr("There is no game in this chat. Your games:")
+    return "\n".join([heading, *lines, tr(ELSEWHERE[command])])
+
+
+def game_line(
+    tr: Translator, match: Match, view: SeatView | None, link: str | None, place: str
+) -> str:
+    """One of the user's games, briefly (HTML): where (a link to its message, where there
+    is one), which game, and how it stands for him (`view`: his seat's, once started)."""
+    where = escape(place)
+    if link is not None:
+        where = f'<a href="{escape(link)}">{where}</a>'
+    head = f"• {where} — {escape(texts.variant_name(tr, match.variant))}: "
+    if view is None:
+        return head + escape(tr("lobby, not started yet"))
+    parts = []
+    if not view.rules.one_round:
+        parts.append(tr("Round {number}").format(number=view.round_number))
+    if view.turn is not None and view.turn == view.seat:
+        parts.append(tr("your move"))
+    elif view.turn is not None:
+        name = localized_name(tr, view.players[view.turn])
+        parts.append(tr("Turn: {name}").format(name=name))
+    if view.seat is not None:
+        penalty = view.rules.penalty_scoring
+        points = tr("penalty points: {points}") if penalty else tr("points: {points}")
+        parts.append(points.format(points=view.totals[view.seat]))
+    return head + escape(" · ".join(parts))

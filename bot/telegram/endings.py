@@ -43,6 +43,13 @@ def ending_words(match: Match, tr: Translator, seat: int | None = None) -> str:
     if match.ended == "bot_removed":
         return tr("The bot was removed from the group — the game was cut short.")
     if match.ended == "everyone_left":
+        closed = closed_chats(match)
+        if closed:  # not one of them chose to leave: say why they are gone
+            text = tr(
+                "{names}: the bot cannot write to their private chat, so the tiles "
+                "cannot be sent — the game is over."
+            )
+            return text.format(names=", ".join(closed))
         return tr("Everyone left the game — it is over.")
     if match.ended == "idle":
         return tr("The lobby was closed: nobody pressed anything for a long while.")
@@ -76,6 +83,15 @@ def unplayed_text(tr: Translator, ending: str) -> str:
     ended (`ending`, plain text), and that it has no winner and counts toward nothing."""
     unplayed = tr("Nobody made a move: no winner, and the game counts toward no stats.")
     return f"<b>{escape(ending, quote=False)}</b>\n{escape(unplayed, quote=False)}"
+
+
+def closed_chats(match: Match) -> list[str]:
+    """Who could not be written to in private (`blocked_bot` notes: never opened the chat,
+    or blocked the bot), if that is how the last person left the table; else nobody."""
+    if not match.notes or match.notes[-1].code != "blocked_bot":
+        return []
+    names = [note.name for note in match.notes if note.code == "blocked_bot"]
+    return list(dict.fromkeys(names))
 
 
 def as_ended(view: SeatView) -> SeatView:

@@ -9,7 +9,10 @@ NOTE_TEXTS = {
     "timed_out": N_("{name} ran out of time; the move was made for them."),
     "missed_turns": N_("{name} missed three turns; the computer plays for them now."),
     "left": N_("{name} left; the computer plays for them."),
-    "blocked_bot": N_("{name} blocked the bot; the computer plays for them."),
+    # His private chat refused the bot: he never opened it, or blocked the bot.
+    "blocked_bot": N_(
+        "{name}: the bot cannot write to their private chat; the computer plays for them."
+    ),
 }
 
 

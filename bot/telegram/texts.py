@@ -67,8 +67,20 @@ REFUSALS = {
     "doubles_repeat": N_("Each double can be laid once."),
     "doubles_same_end": N_("Each double goes on a different end."),
     "not_double": N_("Only doubles can be laid together."),
-    "blocked_bot": N_("Open a private chat with me first: press Join."),
-    "private_only": N_("This works in a private chat with me."),
+    "illegal": N_("That move is not allowed now."),
+    "bad_notation": N_("That move could not be read."),
+    "no_round": N_("The next round has not been dealt yet."),
+    "error": N_("The game did not accept that move."),
+    "bad_state": N_("This game's saved state cannot be read. Use /stop to clear it."),
+    "newer_state": N_(
+        "This game was saved by a newer version of the bot. Please try again in a minute."
+    ),
+    "bad_record": N_("That game record cannot be replayed: the rules do not allow it."),
+    # A creator not seated yet (the bot cannot write to him until he opens its chat).
+    "join_first": N_(
+        "Take your seat first: press Join. It opens a private chat with me, "
+        "where your tiles will come."
+    ),
     "no_computer": N_("There is no computer player to remove."),
     "rematch_players_only": N_("Only the players of this game can start its rematch."),
     "rematch_left": N_(
@@ -152,6 +164,9 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
                 creator=escape(game.creator_name)
             )
         )
+        if game.seat_of(game.creator_id) is None:  # the bot may not write to him yet
+            line = tr("{creator} has no seat yet: to play, press Join too.")
+            lines.append(line.format(creator=escape(game.creator_name)))
     return "\n".join(lines)
 
 

@@ -64,7 +64,7 @@ async def test_a_player_who_blocked_the_bot_is_played_by_the_computer(h: Harness
     await h.until(computer_moved, "the computer's move for Ирина")
     game = await h.game(table.chat)
     assert game.seats[1].computer and not game.seats[0].computer
-    await table.board_caption("Ирина: бот заблокирован — место занимает компьютер.")
+    await table.board_caption("Ирина: бот не может писать в личный чат — место занимает компьютер.")
     assert any(c.error_code == 403 for c in h.api.calls(("sendPhoto",), table.users[1], ok=False))
 
 

@@ -212,7 +212,9 @@ def test_the_refusals_of_the_lobby_buttons() -> None:
     cases = [
         (press(pair, LobbyAction.START, IRINA), "creator_only"),
         (press(alone, LobbyAction.START), "need_players"),
-        (press(a_lobby(computers=2), LobbyAction.START), "need_human"),
+        # Андрей opened it without a seat (the bot could not write to him): Join seats him.
+        (press(a_lobby(computers=2), LobbyAction.START), "join_first"),
+        (press(a_lobby(IRINA), LobbyAction.START), "join_first"),
         (press(alone, LobbyAction.TARGET, value="50"), "no_target_option"),
         (press(a_lobby(ANDREY, variant="fives"), LobbyAction.TARGET, value="60"), "stale_button"),
         (press(alone, LobbyAction.VARIANT, value="chess"), "stale_button"),
@@ -228,6 +230,11 @@ def test_the_refusals_of_the_lobby_buttons() -> None:
         (press(alone, LobbyAction.REMOVE_COMPUTER), "no_computer"),
     ]
     assert [outcome for outcome, _ in cases] == [Refusal(code) for _, code in cases]
+
+
+def test_a_creator_without_a_seat_may_start_a_game_of_others() -> None:
+    started = changed(press(a_lobby(IRINA, computers=1), LobbyAction.START))
+    assert started.status == "playing" and started.seat_of(ANDREY.user_id) is None
 
 
 def test_an_option_pressed_twice_changes_nothing_more() -> None:

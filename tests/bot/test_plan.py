@@ -130,7 +130,9 @@ def test_the_end_finishes_the_board_then_posts_the_final_table() -> None:
 def test_a_stopped_game_marks_its_board_once() -> None:
     match = a_match(Game.new("fives", ["A", "B"], seed=3), status="cancelled")
     shown = GroupDelivery(lobby_closed=True)
-    assert step(match, shown) is None  # no board was posted
+    # It ended before its first board went out (the lobby made way for the game): a board
+    # is posted saying how it ended (issue 27, point 1: else the group saw nothing).
+    assert step(match, shown) == GroupStep(GroupCall.STOP_BOARD, "stop:new:1", 1)
     shown.board = BoardMessage(message_id=9)
     assert step(match, shown) == GroupStep(GroupCall.STOP_BOARD, "stop:1")
     shown.board.finished = True

@@ -12,7 +12,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from bot.storage.keys import Keys
-from bot.storage.models import GroupDelivery, HandDelivery, Match, RatingLine, StatLine, UserPrefs
+from bot.storage.models import GroupDelivery, HandDelivery, Match, RatingLine, StatLine
 from bot.storage.store import Store
 from bot.storage.stored import Stored
 
@@ -112,7 +112,9 @@ async def write_everything(store: Store) -> None:
 
     await store.scores.add_ratings(CHAT, "fives", GAME, [USER], compute)
 
-    await store.prefs.save_user(USER, UserPrefs(lang="en"))
+    await store.prefs.set_language(USER, "en")
+    await store.prefs.mark_started(USER)
+    await store.prefs.mark_unreachable(USER)
     await store.prefs.set_chat_language(CHAT, "en")
     await store.prefs.set_topic_name(CHAT, THREAD, "Домино")
 
@@ -127,6 +129,9 @@ async def write_everything(store: Store) -> None:
     await store.subscriptions.unsubscribe(CHAT, THREAD, USER)
     await store.subscriptions.note_called(CHAT, THREAD, GAME, 2)
     await store.subscriptions.forget_called(CHAT, THREAD, GAME)
+
+    await store.user_games.note([USER], CHAT, THREAD, GAME)
+    await store.user_games.forget([USER], CHAT, THREAD, GAME)
 
 
 async def test_every_stored_key_has_one_writer(redis_client: Redis, key_prefix: str) -> None:

@@ -214,8 +214,16 @@ async def test_stats_on_the_cluster(store: Store) -> None:
 async def test_languages_users_and_heartbeats_on_the_cluster(store: Store) -> None:
     await store.prefs.set_chat_language(-100_111, "en")
     assert await store.prefs.chat_language(-100_111) == "en"
-    await store.prefs.save_user(7, UserPrefs(lang="en"))
-    assert (await store.prefs.user(7)).lang == "en"
+    await store.prefs.set_language(7, "en")
+    await store.prefs.mark_started(7)
+    assert await store.prefs.user(7) == UserPrefs(lang="en", started=True)
+    # An earlier release's record, carried over into the hash in the person's slot.
+    await store.redis.set(store.keys.user(8), '{"lang": "en", "started": true}')
+    await store.prefs.set_language(8, "ru")
+    assert await store.prefs.user(8) == UserPrefs(lang="ru", started=True)
+    assert await store.redis.get(store.keys.user(8)) is None
+    await store.user_games.note([7], -1001, 3, "g")
+    assert [s.game_id for s in await store.user_games.seated(7)] == ["g"]
     await store.heartbeats.heartbeat("p1", 5)
     assert await store.heartbeats.alive("p1") and not await store.heartbeats.alive("p2")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from engine import Game, RecordError, replay, to_record
 from engine.cli import replay_main
+from engine.errors import quoted
 
 
 def twolane_record() -> dict[str, Any]:
@@ -131,3 +133,63 @@ def test_the_correct_spellings_still_replay(
     written = [m["move"] for m in json.loads(out)["rounds"][0]["moves"]]
     assert written == record["rounds"][0]["moves"]
     replay(record)
+
+
+# What a refused value may grow to in the one-line error: 200 characters, an ellipsis
+# marking the cut (issue 27, point 16: a 100,000-character move was repeated whole).
+LONG = 100_000
+QUOTED_AT_MOST = 200
+
+
+def huge_values() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Records with one value 100,000 characters long, each with the place it is refused at."""
+    cases: dict[str, tuple[str, dict[str, Any]]] = {}
+    for label, value in [
+        ("a move", "3:" + "4" * LONG),
+        ("a move on an end", "3:4@" + "W" * LONG),
+        ("combined doubles", "3:3@W+" + "2:2" * (LONG // 3)),
+        ("a padded move", " " + "x" * LONG),
+    ]:
+        record = twolane_record()
+        record["rounds"][0]["moves"][0] = value
+        cases[label] = ("round 1, move 1: ", record)
+    record = twolane_record()
+    record["rounds"][0]["hands"][0][0] = "6:" + "6" * LONG
+    cases["a tile"] = ("round 1: hands", record)
+    record = twolane_record()
+    record["x" * LONG] = 1
+    cases["a field's name"] = ("record: unknown field", record)
+    record = twolane_record()
+    record["rounds"][0]["y" * LONG] = 1
+    cases["a round's field"] = ("round 1: unknown field", record)
+    return cases
+
+
+@pytest.mark.parametrize("case", sorted(huge_values()))
+def test_a_huge_refused_value_is_cut_in_the_error(
+    case: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    place, record = huge_values()[case]
+    status, out, err = run(record, monkeypatch, capsys)
+    assert (status, out) == (2, "") and err.startswith(place), err[:300]
+    assert err.endswith("\n") and err.count("\n") == 1
+    # The value shows as a quoted text of at most 200 characters, cut with an ellipsis.
+    quoted = re.findall(r"'[^']*'|\"[^\"]*\"", err)
+    assert quoted, err
+    longest = max(quoted, key=len)
+    assert len(longest) <= QUOTED_AT_MOST and "…" in longest, (len(longest), err[:300])
+    assert len(err) < 2 * QUOTED_AT_MOST + len(place) + 100, len(err)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("3:2", "'3:2'"),
+        ("x" * 198, "'" + "x" * 198 + "'"),  # 200 with its quotes: whole
+        ("x" * 199, "'" + "x" * 197 + "…'"),  # one more: cut, the closing quote kept
+        (["a" * 300], "['" + "a" * 197 + "…"),  # not a text: cut, nothing added after
+    ],
+)
+def test_quoted_cuts_to_200_characters(value: object, shown: str) -> None:
+    assert quoted(value) == shown
+    assert len(quoted(value)) <= QUOTED_AT_MOST
