@@ -17,7 +17,13 @@ which is fine as long as its last call went through; and a few minutes of failed
 
 `POST /telegram` (webhook mode) takes an update as Telegram sends it: the
 `X-Telegram-Bot-Api-Secret-Token` header must match WEBHOOK_SECRET (403 otherwise);
-the update goes to the application's update queue.
+the update goes to the application's update queue. A body that is no update answers 400
+with one line in the log: not JSON, JSON that is no update object, or JSON nested deeper
+than `MAX_NESTING` levels. Telegram's own updates nest about ten levels (a callback's
+message, its keyboard, a row, a button ...; a replied-to message carries no reply of its
+own). The JSON parser, python-telegram-bot's reading of an update and its DEBUG log line
+that prints one all recurse, and fail a few hundred levels down; 64 leaves Telegram room
+to grow and stays far from that.
 """
 
 from __future__ import annotations
@@ -43,6 +49,26 @@ TELEGRAM_RECENT = 300.0  # seconds (see the module's doc)
 REDIS_TIMEOUT = 1.0  # seconds a health PING (or the scrape's count of games) may take
 SHUTDOWN_WAIT = 5.0  # seconds requests under way may take when the server stops
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+MAX_NESTING = 64  # levels of JSON objects and arrays in an update taken (see the module's doc)
+
+
+class NotAnUpdate(ValueError):
+    """A webhook body that is no update object python-telegram-bot could read."""
+
+
+def nesting(value: object, limit: int = MAX_NESTING) -> int:
+    """How deep JSON objects and arrays nest in `value` (a flat object: 1), counted without
+    recursion and only up to `limit` + 1 (a deeper body is not walked further)."""
+    deepest = 0
+    stack: list[tuple[dict[Any, Any] | list[Any], int]] = []
+    if isinstance(value, dict | list):
+        stack.append((value, 1))
+    while stack and deepest <= limit:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, level + 1) for child in children if isinstance(child, dict | list))
+    return deepest
 
 
 class Health:
@@ -119,11 +145,16 @@ def _webhook(
                 metrics.ERRORS.labels("webhook_forbidden").inc()
                 return web.Response(status=403)
         try:
-            data = await request.json()
+            try:
+                data = await request.json()
+            except RecursionError:  # the parser recurses too: `[` * 100000
+                raise NotAnUpdate(f"nested deeper than {MAX_NESTING} levels") from None
             if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
                 # Valid JSON that is no update object ([1,2], null, 1, "x"): python-telegram-bot
                 # would fail on it further in, or queue None.
                 raise ValueError("not an update object")
+            if nesting(data) > MAX_NESTING:
+                raise NotAnUpdate(f"nested deeper than {MAX_NESTING} levels")
             update = Update.de_json(data, application.bot)
         except (
             json.JSONDecodeError,
@@ -134,7 +165,8 @@ def _webhook(
             KeyError,
         ) as exc:
             metrics.ERRORS.labels("webhook_bad_update").inc()
-            log.warning("webhook: not an update (%s)", exc.__class__.__name__)
+            why = str(exc) if isinstance(exc, NotAnUpdate) else exc.__class__.__name__
+            log.warning("webhook: not an update (%s)", why)
             return web.Response(status=400)
         await application.update_queue.put(update)
         return web.Response()
