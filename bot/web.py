@@ -4,14 +4,17 @@ With long polling it listens on HEALTH_LISTEN:HEALTH_PORT (127.0.0.1:8080; HEALT
 no server). In webhook mode one server on WEBHOOK_LISTEN:WEBHOOK_PORT answers all three
 (python-telegram-bot's own webhook server is not used; see `bot.__main__`).
 
-`GET /healthz` answers 200 while Redis answers a PING within a second and the Bot API
-answered recently, else 503; the JSON body says which part is down, e.g.
-`{"redis": "ok", "telegram": "down", "last_ok_seconds": 312.4}`. "Recently": no request
-to the Bot API has failed since its last answer, or that answer is less than
-`TELEGRAM_RECENT` seconds old. A polling bot asks for updates every few seconds, so its
-last answer is always fresh; a webhook bot with nothing to do may make no call for hours,
-which is fine as long as its last call went through; and a few minutes of failed calls
-(a network blip, Telegram's own hiccups) do not make it unhealthy at once.
+`GET /healthz` answers 200 while Redis answers a PING within a second, the Bot API
+answered recently and the update loop takes updates, else 503; the JSON body says which
+part is down, e.g. `{"redis": "ok", "telegram": "down", "last_ok_seconds": 312.4,
+"updates": "ok"}`. "Recently": no request to the Bot API has failed since its last
+answer, or that answer is less than `TELEGRAM_RECENT` seconds old. A polling bot asks for
+updates every few seconds, so its last answer is always fresh; a webhook bot with nothing
+to do may make no call for hours, which is fine as long as its last call went through;
+and a few minutes of failed calls (a network blip, Telegram's own hiccups) do not make it
+unhealthy at once. The update loop (`bot.intake`): "stalled" when updates wait and none
+was handled for 20 s, with how many wait and for how long; "not fetched" when the long
+polling stopped asking Telegram for updates.
 
 `GET /metrics` answers the Prometheus text of `bot.metrics`.
 
@@ -42,6 +45,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import metrics
+from bot.intake import Intake
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +76,7 @@ def nesting(value: object, limit: int = MAX_NESTING) -> int:
 
 
 class Health:
-    """What /healthz checks: Redis answers, and Telegram did lately."""
+    """What /healthz checks: Redis answers, Telegram did lately, updates are taken up."""
 
     def __init__(
         self,
@@ -80,11 +84,13 @@ class Health:
         contact: metrics.Contact = metrics.TELEGRAM,
         recent: float = TELEGRAM_RECENT,
         timeout: float = REDIS_TIMEOUT,
+        intake: Intake | None = None,
     ) -> None:
         self.redis = redis
         self.contact = contact
         self.recent = recent
         self.timeout = timeout
+        self.intake = intake or Intake()  # the application's (bot.app); else nothing waits
 
     async def redis_ok(self) -> bool:
         try:
@@ -95,12 +101,14 @@ class Health:
     async def check(self) -> tuple[bool, dict[str, Any]]:
         redis_ok = await self.redis_ok()
         telegram_ok, since = self.contact.healthy(self.recent)
+        updates_ok, updates = self.intake.check()
         body = {
             "redis": "ok" if redis_ok else "down",
             "telegram": "ok" if telegram_ok else "down",
             "last_ok_seconds": None if since is None else round(since, 1),
+            **updates,
         }
-        return redis_ok and telegram_ok, body
+        return redis_ok and telegram_ok and updates_ok, body
 
 
 def make_app(
