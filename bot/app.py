@@ -23,12 +23,18 @@ from bot.settings import Settings
 from bot.storage.connect import connect_redis, wait_for_redis
 from bot.storage.keys import Keys
 from bot.storage.store import Store
+from bot.storage.updates import SeenUpdates
 from bot.telegram import api, command_texts
 from bot.telegram.budget import CallBudget
 from bot.telegram.metered import MeteredRequest, update_kind
 from bot.telegram.transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
+
+# An update id is remembered this long once taken up: Telegram sends a webhook update
+# again within a minute or two of a slow answer, a restarted poller at once.
+SEEN_FOR = 300.0
+SEEN_CHECK_TIMEOUT = 2.0  # seconds the check may take before the update is handled anyway
 
 
 def build_application(settings: Settings, redis: Redis | None = None) -> Application:  # type: ignore[type-arg]
@@ -46,6 +52,8 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         await wait_for_redis(client, settings.redis_connect_seconds)
         store = Store(client, Keys(settings.key_prefix))
         budget.store = store.budget
+        if isinstance(application, MeteredApplication):
+            application.seen = store.updates
         service = GameService(store, settings)
         service.pace = budget.backlog
         liveness = Liveness(store.heartbeats)
@@ -115,10 +123,12 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
 
 
 class MeteredApplication(Application):  # type: ignore[type-arg]
-    """python-telegram-bot's application, counting and timing every update it handles and
-    telling the intake (for /healthz) when it takes one up."""
+    """python-telegram-bot's application, counting and timing every update it handles,
+    telling the intake (for /healthz) when it takes one up, and handling each update id
+    once across processes."""
 
     intake: Intake  # set by build_application
+    seen: SeenUpdates | None = None  # set once Redis answers (post_init)
 
     async def process_update(self, update: object) -> None:
         if not isinstance(update, Update):  # nothing the bot queues: handled as it is
@@ -127,11 +137,31 @@ class MeteredApplication(Application):  # type: ignore[type-arg]
         self.intake.started()
         api.update_began()
         try:
+            if not await self._first_sight(update):
+                return
             metrics.UPDATES.labels(update_kind(update)).inc()
             with metrics.UPDATE_SECONDS.time():
                 await super().process_update(update)
         finally:
             self.intake.finished()
+
+    async def _first_sight(self, update: Update) -> bool:
+        """Whether no process took this update up before (Telegram sends one again when its
+        webhook answered slowly; a restarted poller fetches again what it had not confirmed)."""
+        if self.seen is None:
+            return True
+        try:
+            first = await asyncio.wait_for(
+                self.seen.first_sight(update.update_id, SEEN_FOR), SEEN_CHECK_TIMEOUT
+            )
+        except Exception as exc:  # Redis down or slow: better handled twice than never
+            metrics.ERRORS.labels("update_unchecked").inc()
+            log.debug("update %d handled without the check for a copy: %r", update.update_id, exc)
+            return True
+        if not first:
+            metrics.ERRORS.labels("duplicate_update").inc()
+            log.info("update %d was taken up before: not handled again", update.update_id)
+        return first
 
 
 class UpdateQueue(asyncio.Queue[object]):

@@ -1,17 +1,19 @@
 """The update loop of the real bot process: /healthz sees it stall (updates wait, none is
-handled) or its poller die."""
+handled) or its poller die, and an update delivered twice (to one process or to two behind a
+load balancer) is handled once."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.fakebotapi import FakeBotApi
+from tests.fakebotapi import Balancer, FakeBotApi
 from tests.support.bot_process import BotProcess, bot_environment
-from tests.support.http import health
+from tests.support.http import health, post, scrape, series
 from tests.support.redis_server import free_port
 from tests.support.waiting import until
 
@@ -104,3 +106,52 @@ def test_healthz_turns_when_the_poller_dies(
     assert time.monotonic() - died <= 30
     assert gone["updates"] == "not fetched", gone
     assert gone["telegram"] == "ok"  # Telegram answered a moment ago: only the loop is down
+
+
+def test_an_update_delivered_twice_is_handled_once_across_processes(
+    api: FakeBotApi, redis_url: str, key_prefix: str, tmp_path: Path, started: list[BotProcess]
+) -> None:
+    """Two webhook processes behind a load balancer. Telegram sends an update again when its
+    answer was slow: here the copy lands on the other process, and a third on the first."""
+    ports = [free_port(), free_port()]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    secret = uuid.uuid4().hex
+    with Balancer(bases) as balancer:
+        for number, port in enumerate(ports):
+            started.append(
+                webhook_bot(
+                    api,
+                    redis_url,
+                    key_prefix,
+                    tmp_path / f"bot{number}.log",
+                    port,
+                    balancer.url,
+                    secret,
+                )
+            )
+        for bot, base in zip(started, bases, strict=True):
+            bot.wait_ready()
+            health(base, 200)  # listening (it says it is ready a moment before)
+        user = api.add_user("Андрей", language_code="ru", started=True)
+        sent = api.send_text(user, user, "/help")
+        api.wait_message(user, after=sent, where=lambda m: (m.text or "").startswith(HELP))
+        (update,) = [u for u in api.all_updates() if u.get("message", {}).get("message_id") == sent]
+        took = balancer.forwarded
+        signed = {SECRET_HEADER: secret, "Content-Type": "application/json"}
+        for _ in range(2):  # round robin: to the other process, then to the first again
+            assert post(f"{balancer.url}/telegram", json.dumps(update).encode(), signed) == 200
+        assert all(balancer.forwarded[b] > took[b] for b in bases), balancer.forwarded
+
+        def copies() -> float:
+            return sum(
+                series(scrape(base), "domino_errors_total", kind="duplicate_update")
+                for base in bases
+            )
+
+        def answers() -> int:
+            found = api.messages(user, from_bot=True)
+            return len([m for m in found if (m.text or "").startswith(HELP)])
+
+        until(lambda: copies() >= 2 or answers() > 1, "both copies handled", 20)
+        assert answers() == 1
+        assert copies() == 2
