@@ -70,6 +70,7 @@ def test_webhook_bodies_nested_past_the_limit_are_refused_in_one_line(
     bot = BotProcess(env, tmp_path / "bot.log").start()
     started.append(bot)
     bot.wait_ready()
+    health(base, 200)  # listening (it says it is ready a moment before)
     user = api.add_user("Андрей", language_code="ru", started=True)
     signed = {SECRET_HEADER: secret, "Content-Type": "application/json"}
     message = {"message_id": 1, "date": 0, "chat": {"id": user, "type": "private"}}
