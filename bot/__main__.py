@@ -235,8 +235,11 @@ class Runner:
             return await store.due.due_count()
 
         secret = self.settings.webhook_secret
+        from bot.app import MeteredApplication
+
+        intake = application.intake if isinstance(application, MeteredApplication) else None
         app = web.make_app(
-            web.Health(store.redis),
+            web.Health(store.redis, intake=intake),
             active_games=active_games,
             application=application if webhook else None,
             secret=secret.get_secret_value() if secret is not None else None,
@@ -297,7 +300,10 @@ class Runner:
                 await self.server.cleanup()
                 self.server = None
             if application.updater is not None and application.updater.running:
-                await application.updater.stop()
+                try:
+                    await application.updater.stop()
+                except Exception as exc:  # its poller had died of this (and said so then)
+                    log.warning("the poller had stopped: %s", exc.__class__.__name__)
             if application.running:
                 await application.stop()
                 if application.post_stop is not None:

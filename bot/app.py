@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any
 
 from redis.asyncio import Redis
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault, Update
 from telegram.ext import Application, ApplicationBuilder
+from telegram.request import BaseRequest
 
 from bot import handlers, metrics
 from bot.delivery.liveness import Liveness
@@ -15,16 +18,23 @@ from bot.game.memory import Memory
 from bot.game.service import GameService
 from bot.handlers.common import Deps
 from bot.i18n import LANGUAGES, translator
+from bot.intake import Intake
 from bot.settings import Settings
 from bot.storage.connect import connect_redis, wait_for_redis
 from bot.storage.keys import Keys
 from bot.storage.store import Store
-from bot.telegram import command_texts
+from bot.storage.updates import SeenUpdates
+from bot.telegram import api, command_texts
 from bot.telegram.budget import CallBudget
 from bot.telegram.metered import MeteredRequest, update_kind
 from bot.telegram.transport import AiohttpRequest
 
 log = logging.getLogger(__name__)
+
+# An update id is remembered this long once taken up: Telegram sends a webhook update
+# again within a minute or two of a slow answer, a restarted poller at once.
+SEEN_FOR = 300.0
+SEEN_CHECK_TIMEOUT = 2.0  # seconds the check may take before the update is handled anyway
 
 
 def build_application(settings: Settings, redis: Redis | None = None) -> Application:  # type: ignore[type-arg]
@@ -42,6 +52,8 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         await wait_for_redis(client, settings.redis_connect_seconds)
         store = Store(client, Keys(settings.key_prefix))
         budget.store = store.budget
+        if isinstance(application, MeteredApplication):
+            application.seen = store.updates
         service = GameService(store, settings)
         service.pace = budget.backlog
         liveness = Liveness(store.heartbeats)
@@ -72,6 +84,7 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
             await transport.shutdown()
 
     timeout = settings.telegram_timeout_seconds
+    intake = Intake()
     transports = (
         MeteredRequest(
             AiohttpRequest(
@@ -82,7 +95,7 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
                 pool_timeout=timeout,
             )
         ),
-        MeteredRequest(AiohttpRequest(connection_pool_size=1)),
+        PollingRequest(AiohttpRequest(connection_pool_size=1), intake),
     )
     builder = (
         ApplicationBuilder()
@@ -92,6 +105,7 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         .base_file_url(settings.api_file_url)
         .rate_limiter(budget)
         .concurrent_updates(settings.concurrent_updates)
+        .update_queue(UpdateQueue(intake))
         # Every request is counted by method and answer (bot.metrics).
         .request(transports[0])
         .get_updates_request(transports[1])
@@ -102,17 +116,87 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
     if settings.webhook_url:
         builder = builder.updater(None)  # bot.web's server takes the updates (bot.__main__)
     application = builder.build()
+    assert isinstance(application, MeteredApplication)
+    application.intake = intake
     handlers.register(application)
     return application
 
 
 class MeteredApplication(Application):  # type: ignore[type-arg]
-    """python-telegram-bot's application, counting and timing every update it handles."""
+    """python-telegram-bot's application, counting and timing every update it handles,
+    telling the intake (for /healthz) when it takes one up, and handling each update id
+    once across processes."""
+
+    intake: Intake  # set by build_application
+    seen: SeenUpdates | None = None  # set once Redis answers (post_init)
 
     async def process_update(self, update: object) -> None:
-        metrics.UPDATES.labels(update_kind(update)).inc()
-        with metrics.UPDATE_SECONDS.time():
+        if not isinstance(update, Update):  # nothing the bot queues: handled as it is
             await super().process_update(update)
+            return
+        self.intake.started()
+        api.update_began()
+        try:
+            if not await self._first_sight(update):
+                return
+            metrics.UPDATES.labels(update_kind(update)).inc()
+            with metrics.UPDATE_SECONDS.time():
+                await super().process_update(update)
+        finally:
+            self.intake.finished()
+
+    async def _first_sight(self, update: Update) -> bool:
+        """Whether no process took this update up before (Telegram sends one again when its
+        webhook answered slowly; a restarted poller fetches again what it had not confirmed)."""
+        if self.seen is None:
+            return True
+        try:
+            first = await asyncio.wait_for(
+                self.seen.first_sight(update.update_id, SEEN_FOR), SEEN_CHECK_TIMEOUT
+            )
+        except Exception as exc:  # Redis down or slow: better handled twice than never
+            metrics.ERRORS.labels("update_unchecked").inc()
+            log.debug("update %d handled without the check for a copy: %r", update.update_id, exc)
+            return True
+        if not first:
+            metrics.ERRORS.labels("duplicate_update").inc()
+            log.info("update %d was taken up before: not handled again", update.update_id)
+        return first
+
+
+class UpdateQueue(asyncio.Queue[object]):
+    """The application's update queue, telling the intake when an update joins it (whether
+    our webhook's server or python-telegram-bot's poller put it there)."""
+
+    def __init__(self, intake: Intake) -> None:
+        super().__init__()
+        self.intake = intake
+
+    def put_nowait(self, item: object) -> None:  # `put` comes here too
+        super().put_nowait(item)
+        if isinstance(item, Update):
+            self.intake.queued()
+
+
+class PollingRequest(MeteredRequest):
+    """getUpdates' transport (metered), telling the intake when the poller asks: a poller
+    whose task died asks no more (see bot.intake)."""
+
+    def __init__(self, inner: BaseRequest, intake: Intake) -> None:
+        super().__init__(inner)
+        self.intake = intake
+
+    async def do_request(
+        self, url: str, method: str, *args: Any, **kwargs: Any
+    ) -> tuple[int, bytes]:
+        self.intake.poll_began()
+        answered = False
+        try:
+            status, payload = await super().do_request(url, method, *args, **kwargs)
+            answered = 200 <= status < 300
+            return status, payload
+        finally:
+            self.intake.poll_ended(answered)
 
 
 async def register_commands(application: Application) -> None:  # type: ignore[type-arg]

@@ -17,7 +17,11 @@ scrape and is the same in every process: take its max, not its sum.
   (its turn deadline is always noted there) and, for a few seconds, games whose
   messages are still being brought in line;
 - `domino_errors_total{kind}`: errors that escaped a handler (by the code the user is
-  told), delivery passes that failed, getUpdates failures;
+  told), delivery passes that failed, getUpdates failures, webhook bodies refused
+  (`webhook_forbidden`, `webhook_bad_update`), log records that could not be formatted
+  (`log_unformattable`), updates dropped as copies of one handled already
+  (`duplicate_update`) or handled without that check because Redis did not answer
+  (`update_unchecked`);
 - `domino_telegram_calls_total{method,outcome}`: every HTTP request to the Bot API, by
   its answer: ok (2xx), 429, 4xx, 5xx, timeout, network (no answer at all);
 - `domino_telegram_retries_total`: calls made again after a failure (a patient

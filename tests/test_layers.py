@@ -8,7 +8,7 @@ The layers, lowest first (a layer may import its own modules and those below it)
     telegram                    texts, callback codes, keyboards and the Bot API calls
     delivery                    bringing the chats' messages in line with the matches
     handlers                    what an update does
-    app, __main__, web          wiring the process together
+    app, __main__, web, intake  wiring the process together
 
 Beside them the shared modules (i18n, settings, logs, metrics, and variants: what the
 bot shows of each game) import no layer but the engine; SHARED says which layers use
@@ -42,7 +42,7 @@ LAYERS = {
     "bot.delivery": "delivery",
     "bot.handlers": "handlers",
 }
-TOP = {"bot", "bot.app", "bot.__main__", "bot.web"}
+TOP = {"bot", "bot.app", "bot.__main__", "bot.web", "bot.intake"}
 BELOW = {
     "render": {"engine"},
     "storage": {"engine"},
@@ -60,7 +60,7 @@ SHARED = {
     "bot.metrics": {"storage", "game", "telegram", "delivery", "handlers", "top"},
     "bot.variants": {"render", "game", "telegram", "delivery", "handlers", "top"},
 }
-SHARED_USES = {"bot.variants": {"bot.i18n"}}
+SHARED_USES = {"bot.variants": {"bot.i18n"}, "bot.logs": {"bot.metrics"}}
 # Who may import python-telegram-bot (`telegram`, `telegram.ext`, ...): these modules
 # and packages.
 TELEGRAM_USERS = (

@@ -11,6 +11,7 @@ from telegram.ext import ContextTypes
 from bot import metrics
 from bot.game.errors import BrokenGameError, ConflictError
 from bot.handlers.common import deps, language_for, reply
+from bot.handlers.repeats import tell_of_outage
 from bot.i18n import translator
 from bot.telegram import api, texts
 
@@ -32,6 +33,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     metrics.ERRORS.labels(code).inc()
     if not isinstance(update, Update):
         return
+    if code == "storage_down" and not tell_of_outage(update, context):
+        return  # this command was answered so in this chat a moment ago
     try:
         tr = await language_for(update, context)
     except Exception:  # the store may be what failed: answer in the default language

@@ -4,10 +4,9 @@ Every key of a chat carries the hash tag `{c<chat id>}`, so in a Redis Cluster a
 chat's match, its delivery records, its last record, its stats and its language
 share one slot: they can be read together (MGET) and changed by one script. A
 person's keys carry `{u<user id>}` likewise. The call budget's keys share the tag
-`{budget}` for the same reason. The due index and
-the heartbeats are single keys, each only ever used alone. Two chats' keys are in two
-slots (perhaps on two nodes): nothing may touch both in one command or script (see
-`Migration.move_chat`).
+`{budget}` for the same reason. The due index, the heartbeats and the updates seen are
+single keys, each only ever used alone. Two chats' keys are in two slots (perhaps on two
+nodes): nothing may touch both in one command or script (see `Migration.move_chat`).
 """
 
 from __future__ import annotations
@@ -107,6 +106,10 @@ class Keys:
     def process(self, process_id: str) -> str:
         """A running bot process's heartbeat (see bot.delivery.liveness)."""
         return f"{self.prefix}:proc:{process_id}"
+
+    def update(self, update_id: int) -> str:
+        """Set for a few minutes once a process took the update up (see bot.storage.updates)."""
+        return f"{self.prefix}:update:{update_id}"
 
     def due(self) -> str:
         """Sorted set of game keys by the time something is due (a deadline, a call to make)."""

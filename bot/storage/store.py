@@ -25,6 +25,7 @@ from bot.storage.records import GameRecords
 from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
 from bot.storage.user_games import UserGames
+from bot.storage.updates import SeenUpdates
 
 
 class Store:
@@ -45,3 +46,4 @@ class Store:
         self.answers = Answers(redis, keys)
         self.subscriptions = Subscriptions(redis, keys)
         self.user_games = UserGames(redis, keys)
+        self.updates = SeenUpdates(redis, keys)

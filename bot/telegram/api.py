@@ -9,14 +9,18 @@ Nothing raises: each call comes back as a `Result` whose outcome the caller acts
   paused that chat), a timeout as UNCERTAIN: the call may have taken effect;
 - the delivery layer retries later itself; a `patient` caller (a handler
   answering someone) waits a short 429 out, or tries once more after a network
-  error that happened before anything was sent.
+  error that happened before anything was sent;
+- a button press is answered a second time after a 5xx or no answer in time, while the
+  press is fresh (see `answer`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
@@ -43,6 +47,12 @@ from bot.telegram.call_priority import Priority, Ticket
 log = logging.getLogger(__name__)
 
 PATIENT_WAIT = 10.0  # a patient caller waits out a 429 this long at most
+# answerCallbackQuery is small and Telegram answers it at once; a press can be answered
+# only for some seconds (about 15 in practice). An answer unanswered after ANSWER_TIMEOUT,
+# or refused by a 5xx, is tried once more if that first try ended within
+# ANSWER_RETRY_WITHIN seconds of the update's arrival: the second ends in time too.
+ANSWER_TIMEOUT = 4.0
+ANSWER_RETRY_WITHIN = 8.0
 
 
 class Outcome(Enum):
@@ -82,7 +92,18 @@ GONE_MARKERS = (
     "chat not found",
     "there is no media in the message",
     "there is no text in the message",
+    # A press answered already (a first answer that timed out but arrived), or too old.
+    "query is too old",
+    "query id is invalid",
 )
+
+_update_began: ContextVar[float | None] = ContextVar("update_began", default=None)
+
+
+def update_began(at: float | None = None) -> None:
+    """The update this task handles arrived now (or `at`, `time.monotonic()`): the time a
+    button press is answered from (see `answer`)."""
+    _update_began.set(time.monotonic() if at is None else at)
 
 
 async def call(action: Callable[[], Awaitable[Any]], what: str, patient: bool = False) -> Result:
@@ -306,5 +327,21 @@ async def send_document(
 
 
 async def answer(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
-    """Answer a button press (not counted by Telegram); a press too old to answer is no error."""
-    await call(lambda: query.answer(text, show_alert=alert), "answerCallbackQuery")
+    """Answer a button press (not counted by Telegram); a press too old to answer is no error.
+
+    After a 5xx or no answer in time it is answered once more if the press is still fresh,
+    so its spinner stops. Telegram takes one answer a press: when the first one arrived
+    after all, the second is refused ("query is too old"), which is done, not an error.
+    """
+    began = _update_began.get()
+    if began is None:
+        began = time.monotonic()
+
+    def attempt() -> Awaitable[Any]:
+        return query.answer(text, show_alert=alert, read_timeout=ANSWER_TIMEOUT)
+
+    result = await call(attempt, "answerCallbackQuery")
+    failed = result.outcome is Outcome.UNCERTAIN or result.unsent  # no answer, or a 5xx
+    if failed and time.monotonic() - began <= ANSWER_RETRY_WITHIN:
+        metrics.TELEGRAM_RETRIES.inc()
+        await call(attempt, "answerCallbackQuery")

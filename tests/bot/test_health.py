@@ -79,7 +79,12 @@ async def test_healthz_is_200_while_redis_and_telegram_answer(redis: Redis) -> N
     try:
         response = await client.get("/healthz")
         assert response.status == 200
-        assert await response.json() == {"redis": "ok", "telegram": "ok", "last_ok_seconds": 3.2}
+        assert await response.json() == {
+            "redis": "ok",
+            "telegram": "ok",
+            "last_ok_seconds": 3.2,
+            "updates": "ok",
+        }
     finally:
         await client.close()
 
@@ -112,6 +117,7 @@ async def test_healthz_is_503_when_telegram_failed_for_long(redis: Redis) -> Non
             "redis": "ok",
             "telegram": "down",
             "last_ok_seconds": 301.0,
+            "updates": "ok",
         }
         contact.record(True)  # answered again
         assert (await client.get("/healthz")).status == 200
@@ -125,7 +131,7 @@ async def test_an_idle_bot_whose_last_call_went_through_is_healthy(redis: Redis)
     clock.now += 7200  # hours without a call (a webhook bot with nothing to do)
     assert await Health(redis, contact).check() == (
         True,
-        {"redis": "ok", "telegram": "ok", "last_ok_seconds": 7200.0},
+        {"redis": "ok", "telegram": "ok", "last_ok_seconds": 7200.0, "updates": "ok"},
     )
     assert (await Health(redis, metrics.Contact(clock)).check())[0] is False  # never answered
 

@@ -26,6 +26,7 @@ SAMPLE: dict[str, Any] = {
     "user_id": USER,
     "process_id": "p1",
     "command": "stats",
+    "update_id": 7,
 }
 # What a client call changes: Redis commands by name, and the scripts (EVALSHA / EVAL,
 # whose keys are all counted as written: a script given a key may write it).
@@ -132,6 +133,8 @@ async def write_everything(store: Store) -> None:
 
     await store.user_games.note([USER], CHAT, THREAD, GAME)
     await store.user_games.forget([USER], CHAT, THREAD, GAME)
+
+    assert await store.updates.first_sight(7, 5.0)
 
 
 async def test_every_stored_key_has_one_writer(redis_client: Redis, key_prefix: str) -> None:

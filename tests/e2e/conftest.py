@@ -27,3 +27,14 @@ def bot(bot_env: dict[str, str], tmp_path: Path) -> Iterator[BotProcess]:
     """The bot, ready; stopped at the end, its log free of the token and of tracebacks."""
     with running(bot_env, tmp_path / "bot.log", timeout=20) as process:
         yield process
+
+
+@pytest.fixture
+def started() -> Iterator[list[BotProcess]]:
+    """Bot processes a test starts; stopped (and their logs checked) at its end."""
+    bots: list[BotProcess] = []
+    yield bots
+    for bot in bots:
+        bot.stop()
+    for bot in bots:
+        bot.check_log()

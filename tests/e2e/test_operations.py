@@ -8,17 +8,12 @@ import os
 import random
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.fakebotapi import FakeBotApi
 from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.http import health, post, scrape, series
 from tests.support.players import Human, open_table, play_to_the_end
 from tests.support.redis_server import RedisServer, free_port
 from tests.support.waiting import until
@@ -27,52 +22,6 @@ SPLIT_BRAIN = (
     "domino-bot: another bot process is polling this token; with the embedded store each "
     "process would keep its own games — set REDIS_URL, or run only one"
 )
-
-
-def get(url: str, timeout: float = 5) -> tuple[int, bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
-
-
-def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> int:
-    request = urllib.request.Request(url, data=body, headers=headers or {}, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return error.code
-
-
-def health(base: str, status: int, timeout: float = 20) -> dict[str, object]:
-    """/healthz's body once it answers `status`."""
-
-    def check() -> dict[str, object] | None:
-        code, body = get(f"{base}/healthz")
-        return json.loads(body) if code == status else None
-
-    found = until(check, f"/healthz answering {status}", timeout, every=0.05, ignore=(OSError,))
-    assert isinstance(found, dict)
-    return found
-
-
-def scrape(base: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """/metrics as {(sample name, sorted labels): value}."""
-    code, body = get(f"{base}/metrics")
-    assert code == 200
-    found = {}
-    for family in text_string_to_metric_families(body.decode()):
-        for sample in family.samples:
-            found[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
-    return found
-
-
-def series(
-    samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str, **labels: str
-) -> float:
-    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
 def run_bot(
@@ -95,17 +44,6 @@ def last_line(result: subprocess.CompletedProcess[str]) -> str:
 
 def without_redis(env: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in env.items() if k != "REDIS_URL"}
-
-
-@pytest.fixture
-def started(tmp_path: Path) -> Iterator[list[BotProcess]]:
-    """Bot processes a test starts; stopped (and their logs checked) at its end."""
-    bots: list[BotProcess] = []
-    yield bots
-    for bot in bots:
-        bot.stop()
-    for bot in bots:
-        bot.check_log()
 
 
 # -- long polling -----------------------------------------------------------------------------
