@@ -85,6 +85,9 @@ def group_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupSt
         return GroupStep(GroupCall.NEW_BOARD, f"new:{number + 1}", number + 1)
     if not board.finished and board.shows_version != game.version:
         return GroupStep(GroupCall.EDIT_BOARD, f"edit:{game.version}", number)
+    if not board.finished and shown.notes_shown < match.notes_total:
+        # A seat changed hands (/leave, a blocked bot) with no move: the board says so now.
+        return GroupStep(GroupCall.EDIT_BOARD, f"edit:{game.version}:{match.notes_total}", number)
     if over and shown.final_message_id is None:
         return GroupStep(GroupCall.FINAL, "final")
     return None
