@@ -36,6 +36,7 @@ from bot.delivery.plan import (
     reminder_due,
 )
 from bot.game.clock import reminder_at
+from bot.game.records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
@@ -43,6 +44,7 @@ from bot.storage.records import GameRecords, commit
 from bot.storage.stored import LOST, Stored
 from bot.telegram import api, endings
 from bot.telegram.api import Outcome, Result
+from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +98,10 @@ class HandConverger:
             if shown is None or shown.game_id != match.id:
                 shown = HandDelivery(game_id=match.id)
             game = self.service.engine_game(match)
-            # A finished game's hand links to the final table, where messages have links.
-            linked = match.status == "over" and endings.linkable(match.chat_id)
+            # A finished game's result links to the final table, where messages have links;
+            # in practice it comes below the final table, in the same chat.
+            over = match.status == "over"
+            linked = over and (endings.linkable(match.chat_id) or match.practice)
             # A practice game's hand comes below the board of the round under way.
             below = match.practice and match.status == "playing" and game is not None
             group = await self._group_record(match) if linked or below else None
@@ -133,9 +137,12 @@ class HandConverger:
                 continue
             since = self._waiting.setdefault(key, now)
             self._showing[key] = "" if step.call is HandCall.STRIP or want is None else want.shows
+            rating = None
+            if want is not None and want.text and over and not _tidying(step):
+                rating = await self._rating_change(match, game, user_id)
             try:
                 result = await self.calls.perform(
-                    match, game, seat, user_id, step, want, since, abandon, final_id
+                    match, game, seat, user_id, step, want, since, abandon, final_id, rating
                 )
             finally:
                 self._showing.pop(key, None)
@@ -205,6 +212,11 @@ class HandConverger:
 
         await self.games.change(key, HandDelivery, apply)
         return noted
+
+    async def _rating_change(self, match: Match, game: Game | None, user_id: int) -> int | None:
+        """What the finished match changed of this person's rating (None: not rated)."""
+        changes = await self.service.standings.final_changes(Current(match, game))
+        return None if changes is None else changes.get(user_id)
 
     async def _group_record(self, match: Match) -> GroupDelivery | None:
         """What the group's messages of this match show (None: nothing of it yet)."""

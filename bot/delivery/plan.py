@@ -226,7 +226,8 @@ class HandWant:
     # A practice game (the board in the same chat): the hand must come after this
     # message, its round's board, to be read below it; a turn edits it in place there.
     below: int = 0
-    text: bool = False  # a short text message, not the hand's picture (a lobby that closed)
+    # A text message, not the hand's picture: a lobby that closed, a finished game's result.
+    text: bool = False
 
 
 def turn_start(game: Game) -> int:
@@ -285,7 +286,9 @@ def _hand_want(
         # How it ended, once: not sent to a seat that never had a message.
         return HandWant(f"X:{match.ended}:{where}", False, "", False)
     if match.status == "over":
-        return HandWant(f"F:{final_message_id or 0}:{where}", False)
+        # The result, in words: a new message (a photo cannot become a text), and the hand
+        # before it goes like any earlier hand message.
+        return HandWant(f"F:{final_message_id or 0}:{where}", False, text=True)
     if seat.computer:
         # Said once when the computer takes over; untouched until the game ends.
         return HandWant(f"C:{where}", False, "", False)
