@@ -13,10 +13,8 @@ from bot.render import board_text
 from bot.render import status_column as column
 from bot.render.board import draw_board
 from bot.render.ends import end_names
-from bot.render.move_words import count_words
 from bot.render.samples import play
 from engine.tiles import End
-from engine.variants import Counted, ruleset
 from engine.view import SeatView, view_for
 from tests.engine.helpers import build_table
 
@@ -38,20 +36,6 @@ def count_lines(text: str) -> list[str]:
     lines = text.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("Концы: "))
     return lines[first : first + 2]
-
-
-def test_the_engine_tells_each_end_of_the_muggins_count() -> None:
-    table = build_table("muggins", HOUSE)
-    parts = ruleset("muggins").count_parts(table)
-    assert parts == [
-        Counted(End.W, 4, True, 8),
-        Counted(End.E, 1, False, 1),
-        Counted(End.N, 0, False, 0, counted=False),  # the house's side with nothing on it
-        Counted(End.S, 2, True, 4),
-    ]
-    assert ruleset("muggins").count_terms(table) == [8, 1, 4]
-    lone = ruleset("muggins").count_parts(build_table("muggins", "5:5"))
-    assert lone == [Counted(None, 5, True, 10)]
 
 
 def test_muggins_caption_shows_doubles_twice_and_the_end_it_leaves_out() -> None:
@@ -80,11 +64,15 @@ def test_fives_counts_a_double_at_an_end_once_and_says_so() -> None:
     assert count == f"Концы: {w} 1 + {e} 3 + {n} 2 + {s} 5 (дубль — один раз) = 11"
 
 
-def test_the_words_escape_for_captions_and_are_english_without_a_catalog() -> None:
-    parts = ruleset("muggins").count_parts(build_table("muggins", HOUSE)) or []
-    lines = count_words(lambda m: m, parts, None, lambda m: m.replace("double", "&double"))
-    assert "4+4 (&double)" in lines[0] and lines[0].endswith("= 13")
-    assert lines[1].endswith("is not counted until a tile lies there")
+def test_the_english_caption_says_the_same() -> None:
+    view = on_table("muggins", HOUSE)
+    count, left_out = (
+        line
+        for line in board_text(view, translator("en")).splitlines()
+        if "4+4" in line or "not" in line
+    )
+    assert "4+4 (double) + " in count and count.endswith(" = 13")
+    assert left_out.endswith(" 0 is not counted until a tile lies there")
 
 
 @pytest.fixture
