@@ -126,9 +126,12 @@ class HandConverger:
                     step = HandStep(HandCall.REMIND, shown.message_id)
                 elif step is None:
                     return remind_at  # nothing now (the reminder's time, if one is to come)
-            waits_for_final = linked and final_id is None and not shown.live
-            if waits_for_final and not _tidying(step):
-                return None  # the result links to the final table: its post kicks us
+            if linked and final_id is None and not _tidying(step):
+                # The result links to the final table (in practice it comes below it): its
+                # post kicks us. Meanwhile the hand of the last move loses its buttons.
+                if not shown.live or shown.message_id is None:
+                    return None
+                step = HandStep(HandCall.STRIP, shown.message_id)
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0

@@ -193,6 +193,10 @@ async def test_a_finished_game_gives_each_player_his_result_and_a_link(h: Harnes
         assert "Победител" in said
         links = [e.get("url") for e in last.entities if e.get("type") == "text_link"]
         assert links == [link]
+        # Sent once, after the final table (never first without its link, then again).
+        sent = h.api.messages(user, from_bot=True, include_deleted=True)
+        assert [m.id for m in sent if "Игра окончена." in m.content] == [last.id]
+        assert not any(hand_buttons(m) for m in sent)
 
 
 def view_winners(game: Snapshot) -> tuple[int, ...]:
