@@ -9,12 +9,22 @@ asks a ruleset's flags and methods, never a game's name: a new game is a new
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from engine.table import OPENING_HUB, Table
 from engine.tiles import End, Tile
 
 OPENING_3_2 = Tile.of(3, 2)
+
+
+class Counted(NamedTuple):
+    """One open end in a game's count, as a player checks it against the table."""
+
+    end: End | None  # None: a lone opening double, whose ends are one tile
+    value: int  # the number the end shows
+    double: bool  # a double lies at the end
+    adds: int  # what it adds to the count
+    counted: bool = True  # False: an open end this game's count leaves out
 
 
 class Ruleset:
@@ -100,9 +110,16 @@ class Ruleset:
         """Points the mover scores for the table as it now lies."""
         return 0
 
+    def count_parts(self, table: Table) -> list[Counted] | None:
+        """The open ends as this game counts them, in the table's order of ends, those it
+        leaves out included (None: nothing is counted now). The one place a count is
+        decided: `count_terms` and every text that explains a count read it."""
+        return None
+
     def count_terms(self, table: Table) -> list[int] | None:
         """The numbers this game adds up on the table (None: nothing is counted now)."""
-        return None
+        parts = self.count_parts(table)
+        return None if parts is None else [part.adds for part in parts if part.counted]
 
     def round_end_points(
         self, hands: list[list[Tile]], totals: list[int], winner: int | None
@@ -176,13 +193,19 @@ class Fives(Ruleset):
                 points += self.count_points
         return points
 
-    def count_terms(self, table: Table) -> list[int] | None:
+    def count_parts(self, table: Table) -> list[Counted] | None:
         if table.hub is None:
             return None
         ends = (End.W, End.E, End.N, End.S)
         if not all(table.arm_occupied(end) for end in ends):
             return None
-        return [table.end_value(end) for end in ends]
+        parts = []
+        for end in ends:
+            value = table.end_value(end)
+            placed = table.outermost(end)
+            # A double at an end counts its number once (docs/rules.md).
+            parts.append(Counted(end, value, placed is not None and placed.tile.is_double, value))
+        return parts
 
     def round_end_points(
         self, hands: list[list[Tile]], totals: list[int], winner: int | None
@@ -253,22 +276,27 @@ class Muggins(Ruleset):
         total = sum(self.count_terms(table) or [])
         return total // 5 if total > 0 and total % 5 == 0 else 0
 
-    def count_terms(self, table: Table) -> list[int] | None:
+    def count_parts(self, table: Table) -> list[Counted] | None:
         opening = table.opening
         if opening is None:
             return None
         if opening.tile.is_double and not table.arm(End.W) and not table.arm(End.E):
-            return [opening.tile.pips]  # a lone opening double counts once
-        terms = []
+            # A lone opening double counts once: one tile showing both ends.
+            return [Counted(None, opening.outer, True, opening.tile.pips)]
+        parts = []
         for end in (End.W, End.E, End.N, End.S):
             tile = table.outermost(end)
-            if tile is None or (end in (End.N, End.S) and not table.arm(end)):
+            if tile is None:
+                if table.hub is not None and end in (End.N, End.S):
+                    # The house's side with nothing on it yet: open, but not counted.
+                    parts.append(Counted(end, table.end_value(end), False, 0, counted=False))
                 continue
-            if tile.tile.is_double:
-                terms.append(tile.tile.pips)
-            else:  # the opening's free half on W is the one facing W
-                terms.append(table.end_value(end))
-        return terms
+            value = table.end_value(end)  # the opening's free half on W is the one facing W
+            if tile.tile.is_double:  # both halves
+                parts.append(Counted(end, value, True, tile.tile.pips))
+            else:
+                parts.append(Counted(end, value, False, value))
+        return parts
 
     def round_end_points(
         self, hands: list[list[Tile]], totals: list[int], winner: int | None

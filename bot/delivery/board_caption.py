@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+from bot.game import takeovers
 from bot.i18n import Translator
 from bot.render import board_text
 from bot.render.history import names_before
@@ -29,7 +30,8 @@ def board_caption(
 ) -> str:
     """The board text (with the `clock` line: whose turn, for how long), the moves since the
     last picture (of that round) and the events since."""
-    base = "\n".join(filter(None, [board_text(view, tr), clock]))
+    taken = takeovers.taken_seats(match)
+    base = "\n".join(filter(None, [board_text(view, tr, taken), clock]))
     notes = match.notes_since(shown.notes_shown)
     extra = [html.escape(note_text(tr, note)) for note in notes]
     same_board = shown.board.round_number == round_number

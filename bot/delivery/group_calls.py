@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bot.delivery.board_caption import board_caption, with_line
 from bot.delivery.drawing import draw
 from bot.delivery.plan import GroupCall, GroupStep
-from bot.game import forfeits, ratings, scores
+from bot.game import forfeits, ratings, scores, takeovers
 from bot.game.records import Current
 from bot.game.service import GameService
 from bot.i18n import Translator, translator
@@ -80,8 +80,10 @@ class GroupCalls:
             board_id = shown.board.message_id
             number = step.round_number if board_id is None else shown.board.round_number
             view = endings.as_ended(view_for(current.game, None, number))
-            caption = with_line(board_text(view, tr), endings.ending_line(match, tr))
-            picture = await draw(render_board, view, tr, endings.ending_words(match, tr))
+            taken = takeovers.taken_seats(match)
+            caption = with_line(board_text(view, tr, taken), endings.ending_line(match, tr))
+            banner = endings.ending_words(match, tr)
+            picture = await draw(render_board, view, tr, banner, taken)
             if board_id is None:  # it ended before its first board went out
                 return await api.send_photo(
                     self.bot,
@@ -120,7 +122,7 @@ class GroupCalls:
                 used = await self.store.hints.hints_used(match.chat_id, match.thread_id, match.id)
                 notes.append(texts.hints_used(tr, used))
             picture = await draw(render_final, view, tr, changes, left)
-            caption = final_text(view, tr, changes, left, notes)
+            caption = final_text(view, tr, changes, left, notes, takeovers.taken_seats(match))
             return await api.send_photo(
                 self.bot,
                 match.chat_id,
@@ -178,7 +180,7 @@ class GroupCalls:
         view = forfeits.match_view(view_for(game, None, number), match)
         clock = "" if finishing else clock_texts.turn_line(tr, match, view, self.clock())
         caption = board_caption(match, game, view, tr, shown, number, finishing, clock)
-        picture = await draw(render_board, view, tr)
+        picture = await draw(render_board, view, tr, "", takeovers.taken_seats(match))
         markup = None if finishing else keyboards.board(match, tr)
         if step.call is GroupCall.NEW_BOARD:
             return await api.send_photo(

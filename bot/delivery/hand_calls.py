@@ -36,7 +36,9 @@ class HandCalls:
         since: float,
         abandon: asyncio.Event | None,
         final_id: int | None = None,
+        rating: int | None = None,
     ) -> Result:
+        """`rating`: a finished game's change of this seat's rating (None: not rated)."""
         if step.call is HandCall.STRIP:
             assert step.message_id is not None
             ticket = Ticket(Priority.HAND, since, abandon)
@@ -49,7 +51,11 @@ class HandCalls:
         assert want is not None
         if want.text:
             ticket = Ticket(Priority.HAND, since, abandon)
-            text = endings.lobby_closed_line(match, tr, seat)
+            if game is None:
+                text = endings.lobby_closed_line(match, tr, seat)
+            else:  # a finished game's result
+                link = endings.message_link(match.chat_id, match.thread_id, final_id)
+                text = texts.result_text(match, view_for(game, seat), tr, link, rating)
             return await api.send_text(self.bot, user_id, text, priority=ticket, patient=False)
         assert game is not None
         if step.call is HandCall.REMIND:

@@ -36,6 +36,7 @@ from bot.delivery.plan import (
     reminder_due,
 )
 from bot.game.clock import reminder_at
+from bot.game.records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
@@ -43,6 +44,7 @@ from bot.storage.records import GameRecords, commit
 from bot.storage.stored import LOST, Stored
 from bot.telegram import api, endings
 from bot.telegram.api import Outcome, Result
+from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +98,10 @@ class HandConverger:
             if shown is None or shown.game_id != match.id:
                 shown = HandDelivery(game_id=match.id)
             game = self.service.engine_game(match)
-            # A finished game's hand links to the final table, where messages have links.
-            linked = match.status == "over" and endings.linkable(match.chat_id)
+            # A finished game's result links to the final table, where messages have links;
+            # in practice it comes below the final table, in the same chat.
+            over = match.status == "over"
+            linked = over and (endings.linkable(match.chat_id) or match.practice)
             # A practice game's hand comes below the board of the round under way.
             below = match.practice and match.status == "playing" and game is not None
             group = await self._group_record(match) if linked or below else None
@@ -122,9 +126,12 @@ class HandConverger:
                     step = HandStep(HandCall.REMIND, shown.message_id)
                 elif step is None:
                     return remind_at  # nothing now (the reminder's time, if one is to come)
-            waits_for_final = linked and final_id is None and not shown.live
-            if waits_for_final and not _tidying(step):
-                return None  # the result links to the final table: its post kicks us
+            if linked and final_id is None and not _tidying(step):
+                # The result links to the final table (in practice it comes below it): its
+                # post kicks us. Meanwhile the hand of the last move loses its buttons.
+                if not shown.live or shown.message_id is None:
+                    return None
+                step = HandStep(HandCall.STRIP, shown.message_id)
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0
@@ -133,9 +140,12 @@ class HandConverger:
                 continue
             since = self._waiting.setdefault(key, now)
             self._showing[key] = "" if step.call is HandCall.STRIP or want is None else want.shows
+            rating = None
+            if want is not None and want.text and over and not _tidying(step):
+                rating = await self._rating_change(match, game, user_id)
             try:
                 result = await self.calls.perform(
-                    match, game, seat, user_id, step, want, since, abandon, final_id
+                    match, game, seat, user_id, step, want, since, abandon, final_id, rating
                 )
             finally:
                 self._showing.pop(key, None)
@@ -205,6 +215,11 @@ class HandConverger:
 
         await self.games.change(key, HandDelivery, apply)
         return noted
+
+    async def _rating_change(self, match: Match, game: Game | None, user_id: int) -> int | None:
+        """What the finished match changed of this person's rating (None: not rated)."""
+        changes = await self.service.standings.final_changes(Current(match, game))
+        return None if changes is None else changes.get(user_id)
 
     async def _group_record(self, match: Match) -> GroupDelivery | None:
         """What the group's messages of this match show (None: nothing of it yet)."""

@@ -108,6 +108,9 @@ def _match_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupS
         return GroupStep(GroupCall.NEW_BOARD, f"new:{number + 1}", number + 1)
     if not board.finished and board.shows_version != game.version:
         return GroupStep(GroupCall.EDIT_BOARD, f"edit:{game.version}", number)
+    if not board.finished and shown.notes_shown < match.notes_total:
+        # A seat changed hands (/leave, a blocked bot) with no move: the board says so now.
+        return GroupStep(GroupCall.EDIT_BOARD, f"edit:{game.version}:{match.notes_total}", number)
     if over and shown.final_message_id is None:
         return GroupStep(GroupCall.FINAL, "final")
     return None
@@ -246,7 +249,8 @@ class HandWant:
     # A practice game (the board in the same chat): the hand must come after this
     # message, its round's board, to be read below it; a turn edits it in place there.
     below: int = 0
-    text: bool = False  # a short text message, not the hand's picture (a lobby that closed)
+    # A text message, not the hand's picture: a lobby that closed, a finished game's result.
+    text: bool = False
 
 
 def turn_start(game: Game) -> int:
@@ -305,7 +309,9 @@ def _hand_want(
         # How it ended, once: not sent to a seat that never had a message.
         return HandWant(f"X:{match.ended}:{where}", False, "", False)
     if match.status == "over":
-        return HandWant(f"F:{final_message_id or 0}:{where}", False)
+        # The result, in words: a new message (a photo cannot become a text), and the hand
+        # before it goes like any earlier hand message.
+        return HandWant(f"F:{final_message_id or 0}:{where}", False, text=True)
     if seat.computer:
         # Said once when the computer takes over; untouched until the game ends.
         return HandWant(f"C:{where}", False, "", False)

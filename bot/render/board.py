@@ -25,21 +25,27 @@ from bot.render.lines import Line, Paragraph, draw_lines, stack
 from bot.render.panel import draw_panel
 from bot.render.picture import BOARD_QUALITY, Picture, encode
 from bot.render.round_end import round_end_points, round_end_words
+from bot.render.takeovers import Takeovers
 from bot.render.words import Translate, identity, player_name, signed
 from engine.view import SeatView
 
 POINTS_GAP = "   "  # between the players' points for the round, under a new round's number
 
 
-def render_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Picture:
+def render_board(
+    view: SeatView, tr: Translate = identity, banner: str = "", taken: Takeovers | None = None
+) -> Picture:
     """The table as everyone sees it, with whose turn it is, scores and the count.
 
-    `banner`: how a game that ended before its end ended, said where the turn would be.
+    `banner`: how a game that ended before its end ended, said where the turn would be;
+    `taken`: the seats the computer took over from their people, and why.
     """
-    return encode(draw_board(view, tr, banner), "board", BOARD_QUALITY)
+    return encode(draw_board(view, tr, banner, taken), "board", BOARD_QUALITY)
 
 
-def draw_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Image.Image:
+def draw_board(
+    view: SeatView, tr: Translate = identity, banner: str = "", taken: Takeovers | None = None
+) -> Image.Image:
     canvas = _background().copy()
     lanes = view.rules.lanes
     layout = board_layout(view.table, lanes=lanes)
@@ -48,7 +54,7 @@ def draw_board(view: SeatView, tr: Translate = identity, banner: str = "") -> Im
     _draw_tiles(canvas, layout, end_marks(view))
     if not layout.boxes:
         _draw_empty_table(canvas, view, tr)
-    draw_panel(canvas, view, tr, BOARD_HEIGHT, banner)
+    draw_panel(canvas, view, tr, BOARD_HEIGHT, banner, taken)
     return canvas
 
 

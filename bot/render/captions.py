@@ -13,9 +13,16 @@ from bot.render.ends import end_names, label
 from bot.render.final_layout import final_order
 from bot.render.history import names_before
 from bot.render.marks import OUT_MARK, Mark, legend, shown_record
-from bot.render.move_words import action_points, action_words, count_sum, recent_actions
+from bot.render.move_words import (
+    action_points,
+    action_words,
+    count_parts,
+    count_words,
+    recent_actions,
+)
 from bot.render.round_end import points_name_who_went_out, round_end_points, round_end_words
 from bot.render.rounds import grid_marks, match_grid, round_line
+from bot.render.takeovers import HISTORY, Takeovers, takeover_tag
 from bot.render.words import Translate, identity, localized_name, signed, variant_title
 from engine.view import SeatView
 
@@ -23,8 +30,9 @@ CAPTION_LIMIT = 1024
 NAME_LIMIT = 40  # characters of a name shown in a caption
 
 
-def board_text(view: SeatView, tr: Translate = identity) -> str:
-    """Whose turn, the ends and their count, the last move, scores and the boneyard."""
+def board_text(view: SeatView, tr: Translate = identity, taken: Takeovers | None = None) -> str:
+    """Whose turn, the ends and their count, the last move, scores and the boneyard;
+    `taken`: the seats the computer took over, and why (said on their lines)."""
     lines = [f"<b>{escape(_heading(view, tr))}</b>"]
     last = view.last_round
     if view.table.opening is None and last is not None and last.number == view.round_number - 1:
@@ -45,10 +53,13 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
         names = end_names(view.table, view.variant)
         lines.append(" · ".join(label(names[end], value) for end, value in view.table.ends))
     if view.rules.scores_plays and view.table.opening is not None:  # a game that counts the ends
-        if view.count_terms is None:
+        parts = count_parts(view)
+        if parts is None:
             lines.append(escape(tr("Ends count once all four arms are taken")))
         else:
-            lines.append(escape(tr("Ends: {sum}").format(sum=count_sum(view.count_terms))))
+            # Each end by its name, a double as it counts: to check against the picture.
+            names = end_names(view.table, view.variant)
+            lines.extend(count_words(tr, parts, names, escape))
     for action in recent_actions(view, 1):
         named = None
         if action.text not in ("draw", "pass"):
@@ -63,9 +74,11 @@ def board_text(view: SeatView, tr: Translate = identity) -> str:
     score = tr("Penalties") if view.rules.penalty_scoring else tr("Points")
     for seat in range(len(view.players)):
         marker = "▶ " if seat == view.turn else ""
+        why = (taken or {}).get(seat)
         lines.append(
             f"{marker}{_name(view, seat, tr)} — {escape(score)}: {view.totals[seat]}, "
             f"{escape(tr('Tiles'))}: {view.hand_sizes[seat]}"
+            + (f" · {escape(takeover_tag(tr, why))}" if why else "")
         )
     lines.append(escape(tr("Boneyard: {count}").format(count=view.boneyard_size)))
     return _limit(lines)
@@ -77,12 +90,15 @@ def final_text(
     changes: dict[int, int] | None = None,
     forfeited: Collection[int] = (),
     notes: Sequence[str] = (),
+    taken: Takeovers | None = None,
 ) -> str:
-    """Places, names, points; the record, the losers, who left the game; the match round
-    by round; what the marks mean; each rated seat's rating change (`changes`, by seat).
+    """Places, names, points; the record, the losers, who left the game or whose seat
+    the computer took over; the match round by round; what the marks mean; each rated
+    seat's rating change (`changes`, by seat).
 
     `view` carries the standings as the bot shows them (bot.game.forfeits) and
-    `forfeited` the seats whose person left. `notes` (HTML lines) go under the heading.
+    `forfeited` the seats whose person left; `taken` the seats the computer took over,
+    and why. `notes` (HTML lines) go under the heading.
     Whole lines only: the rounds that do not fit are named in a line instead.
     """
     standings = view.standings
@@ -109,9 +125,12 @@ def final_text(
             line += " · " + escape(tr("rating {change}").format(change=signed(changes[seat])))
         head.append(line)
     for seat in order:
+        why = (taken or {}).get(seat)
         if seat in forfeited:
             message = escape(tr("{name} left the game: the last place"))
             head.append(message.format(name=_name(view, seat, tr)))
+        elif why in HISTORY:  # he keeps his place: only who played it is told
+            head.append(escape(tr(HISTORY[why])).format(name=_name(view, seat, tr)))
     grid = match_grid(view, tr)
     marks = set(grid_marks(grid))
     if shown_record(view) is not None:

@@ -7,6 +7,8 @@ through a variable; the catalogue's tests check that each has a translation.
 from __future__ import annotations
 
 from bot.render.marks import Mark
+from bot.render.move_words import DOUBLE_ONCE, DOUBLE_TWICE, LEFT_OUT
+from bot.render.takeovers import HISTORY, TAGS
 from bot.render.words import N_, N_plural
 from bot.variants import shown
 from engine.variants import VARIANTS
@@ -22,6 +24,9 @@ MESSAGES: tuple[str, ...] = (
     N_("Penalties"),
     N_("Ends: {sum}"),
     N_("Ends count once all four arms are taken"),
+    DOUBLE_TWICE,
+    DOUBLE_ONCE,
+    LEFT_OUT,
     N_("Lane"),
     N_("drew a tile"),
     N_("passed"),
@@ -64,6 +69,8 @@ MESSAGES: tuple[str, ...] = (
     N_("rating {change}"),
     N_("Left the game"),
     N_("{name} left the game: the last place"),
+    *TAGS.values(),
+    *HISTORY.values(),
     N_("Rounds {first}–{last} are in the picture"),
     N_("Round {number} is in the picture"),
 )

@@ -3,13 +3,20 @@ of a round, and the ends' count with what it scores."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bot.render.ends import EndName, names_or_own
-from bot.render.words import Translate, plural
+from bot.render.words import N_, Translate, identity, plural
 from engine.tiles import End
+from engine.variants import Counted
 from engine.view import SeatView
+
+# How a double at an end is counted, said after its term: both halves (muggins), or its
+# number once (fives).
+DOUBLE_TWICE = N_("double")
+DOUBLE_ONCE = N_("double, once")
+LEFT_OUT = N_("{end} is not counted until a tile lies there")
 
 
 def play_parts(text: str) -> list[tuple[str, End | None]]:
@@ -78,11 +85,51 @@ def action_points(view: SeatView, action: Action) -> str:
     return f"+{action.points}" if action.points else ""
 
 
-def count_sum(terms: tuple[int, ...]) -> str:
-    """«5 + 4 + 2 + 4 = 15»; a single term is just its number."""
-    if len(terms) == 1:
-        return str(terms[0])
-    return " + ".join(str(t) for t in terms) + f" = {sum(terms)}"
+def count_parts(view: SeatView) -> list[Counted] | None:
+    """The open ends as the view's game counts them (None: nothing is counted now)."""
+    return view.rules.count_parts(view.table)
+
+
+def term_text(part: Counted) -> str:
+    """What an end adds, as the table shows it: «4», «4+4» for a double counted by its
+    two halves."""
+    if part.double and part.adds == 2 * part.value:
+        return f"{part.value}+{part.value}"
+    return str(part.adds)
+
+
+def count_words(
+    tr: Translate,
+    parts: list[Counted],
+    names: Mapping[End, EndName] | None = None,
+    markup: Callable[[str], str] = identity,
+) -> list[str]:
+    """The count as a person checks it against the table: «🔵⬅️ 4+4 (дубль) + 🟠➡️ 1 +
+    ⚫⬇️ 2+2 (дубль) = 13», each end by its name; then a line for each open end the
+    count leaves out (muggins: the house's side with no tile on it yet). `markup`
+    writes the words around the numbers (captions escape them for HTML)."""
+    terms = []
+    for part in parts:
+        if not part.counted:
+            continue
+        term = term_text(part)
+        if part.double:
+            how = DOUBLE_TWICE if part.adds == 2 * part.value else DOUBLE_ONCE
+            term += f" ({markup(tr(how))})"
+        if part.end is not None:
+            term = f"{names_or_own(names, part.end).text} {term}"
+        terms.append(term)
+    total = sum(part.adds for part in parts if part.counted)
+    counted = [p for p in parts if p.counted]
+    arithmetic = " + ".join(terms)
+    if len(counted) > 1 or (counted and term_text(counted[0]) != str(total)):
+        arithmetic += f" = {total}"
+    lines = [markup(tr("Ends: {sum}")).format(sum=arithmetic)]
+    for part in parts:
+        if not part.counted and part.end is not None:
+            name = names_or_own(names, part.end).text
+            lines.append(markup(tr(LEFT_OUT)).format(end=f"{name} {part.value}"))
+    return lines
 
 
 def scores(terms: tuple[int, ...]) -> bool:

@@ -10,16 +10,25 @@ from bot.render import sprites, theme
 from bot.render.board_geometry import PANEL_MARGIN, PICTURE_WIDTH
 from bot.render.draw import check, length, text
 from bot.render.status_column import STATUS_LEFT, STATUS_WIDTH, draw_status
+from bot.render.takeovers import Takeovers, takeover_tag
 from bot.render.words import Translate, player_name, variant_title
 from engine.view import SeatView
 
 PLAYERS_RIGHT = 640  # the players' table ends here; the state column starts after it
+TAG_SIZES = (22, 20)  # who plays a seat taken over, under its name: the larger that fits
+TAG_OVERHANG = 30
 
 
 def draw_panel(
-    canvas: Image.Image, view: SeatView, tr: Translate, top: int, banner: str = ""
+    canvas: Image.Image,
+    view: SeatView,
+    tr: Translate,
+    top: int,
+    banner: str = "",
+    taken: Takeovers | None = None,
 ) -> None:
-    """The panel from `top` down; `banner` goes where the turn would be."""
+    """The panel from `top` down; `banner` goes where the turn would be; `taken`: the
+    seats the computer took over, and why (said under their names)."""
     # Header: the game, the round and the target; the boneyard on the right.
     y = top + 52
     boneyard = tr("Boneyard: {count}").format(count=view.boneyard_size)
@@ -40,12 +49,18 @@ def draw_panel(
         text(
             canvas, (PANEL_MARGIN + used + 18, y), line, 30, theme.TEXT_DIM, width=room - used - 18
         )
-    _draw_players(canvas, view, tr, 20, top + 88, PLAYERS_RIGHT)
+    _draw_players(canvas, view, tr, 20, top + 88, PLAYERS_RIGHT, taken or {})
     draw_status(canvas, view, tr, STATUS_LEFT, top + 88, STATUS_LEFT + STATUS_WIDTH, banner)
 
 
 def _draw_players(
-    canvas: Image.Image, view: SeatView, tr: Translate, left: int, top: int, right: int
+    canvas: Image.Image,
+    view: SeatView,
+    tr: Translate,
+    left: int,
+    top: int,
+    right: int,
+    taken: Takeovers,
 ) -> None:
     draw = ImageDraw.Draw(canvas)
     score_label = tr("Penalties") if view.rules.penalty_scoring else tr("Points")
@@ -69,9 +84,22 @@ def _draw_players(
             name_x += 46
         name = player_name(tr, view, seat)
         color = theme.TURN if turn else theme.TEXT
-        drawn = text(canvas, (name_x, base), name, 32, color, turn, "ls", tiles_x - 70 - name_x)
+        room = tiles_x - 70 - name_x
+        why = taken.get(seat)
+        if why is None:
+            drawn = text(canvas, (name_x, base), name, 32, color, turn, "ls", room)
+            mark_y = base - 12
+        else:
+            # His name, and under it who plays the seat now and why: both whole lines,
+            # each cut to the room on its own (a long name never hides the words).
+            drawn = text(canvas, (name_x, base - 9), name, 28, color, turn, "ls", room)
+            tag = takeover_tag(tr, why)
+            tag_room = room + TAG_OVERHANG  # it may run on under the gap before the tiles
+            size = next((s for s in TAG_SIZES if length(tag, s) <= tag_room), TAG_SIZES[-1])
+            text(canvas, (name_x, base + 15), tag, size, theme.TEXT_DIM, False, "ls", tag_room)
+            mark_y = base - 20
         if seat in view.out:
-            check(draw, name_x + drawn + 14, base - 12, theme.GREEN)
+            check(draw, name_x + drawn + 14, mark_y, theme.GREEN)
         sprites.tile_back(30).paste(canvas, tiles_x - 34, y + 14)
         text(canvas, (tiles_x - 10, base), str(view.hand_sizes[seat]), 30)
         text(canvas, (right - 12, base), str(view.totals[seat]), 34, bold=True, anchor="rs")

@@ -10,18 +10,20 @@ from PIL import Image
 from bot.render import sprites, theme
 from bot.render.board_geometry import BOARD_HEIGHT, PANEL_MARGIN, PICTURE_HEIGHT, PICTURE_WIDTH
 from bot.render.draw import length, text
-from bot.render.ends import EndName, names_or_own
+from bot.render.ends import EndName, end_names, names_or_own
 from bot.render.fonts import font, wrap
 from bot.render.history import names_before
 from bot.render.lines import Line, Paragraph, draw_lines, stack
 from bot.render.move_words import (
+    LEFT_OUT,
     Action,
     action_points,
     action_words,
-    count_sum,
+    count_parts,
     play_parts,
     recent_actions,
     scores,
+    term_text,
 )
 from bot.render.round_end import round_end_points, round_end_words
 from bot.render.words import Translate, identity, player_name, winner_names
@@ -33,6 +35,7 @@ ACTION_MARK = 34  # an end's mark in them
 STATUS_LEFT = 690
 STATUS_WIDTH = PICTURE_WIDTH - PANEL_MARGIN - STATUS_LEFT
 COUNT_SIZES = (40, 36, 32, 28, 24)
+COUNT_MARK_GAP = 6  # after an end's mark in the count
 STATUS_TOP = BOARD_HEIGHT + 88  # the status column, right of the players
 STATUS_RIGHT = STATUS_LEFT + STATUS_WIDTH
 STATUS_BOTTOM = PICTURE_HEIGHT - 10  # no ink below this
@@ -201,42 +204,92 @@ def _draw_play(
     return x - left
 
 
-def count_size(before: str, arithmetic: str, after: str, width: float) -> int | None:
-    """The largest font size at which the count fits on one line (None: it needs two).
+def count_size(
+    before: str, arithmetic: str, after: str, width: float, marks: int = 0
+) -> int | None:
+    """The largest font size at which the count fits on one line (None: it needs two),
+    `marks` ends' marks drawn in it.
 
     The sum itself is never cut.
     """
     for size in COUNT_SIZES:
         small = size - 4
         needed = length(before, small) + length(arithmetic, size, True) + length(after, small)
-        if needed <= width:
+        if needed + marks * (_mark(size) + COUNT_MARK_GAP) <= width:
             return size
     return None
+
+
+def _mark(size: int) -> int:
+    """An end's mark beside a count written at `size`."""
+    return round(size * 0.9)
 
 
 def _draw_count(
     canvas: Image.Image, view: SeatView, tr: Translate, left: int, y: int, width: int
 ) -> int:
-    terms = view.count_terms
-    if terms is None:
+    parts = count_parts(view)
+    if parts is None:
         message = tr("Ends count once all four arms are taken")
         for line in wrap(message, font(28), width, 2):
             text(canvas, (left, y - 4), line, 28, theme.TEXT_DIM)
             y += 36
         return y + 20
+    # Each counted end after its mark, a double by its two halves where both count
+    # («4+4»): the sum can be checked against the picture.
+    names = end_names(view.table, view.variant)
+    counted = [part for part in parts if part.counted]
+    terms = [(part.end, term_text(part)) for part in counted]
+    total = sum(part.adds for part in counted)
+    tail = f" = {total}" if len(terms) > 1 or terms[0][1] != str(total) else ""
+    arithmetic = " + ".join(term for _, term in terms) + tail
+    marks = sum(1 for end, _ in terms if end is not None)
     before, _, after = tr("Ends: {sum}").partition("{sum}")
-    arithmetic = count_sum(terms)
-    color = theme.GOLD if scores(terms) else theme.TEXT
-    size = count_size(before, arithmetic, after, width)
+    color = theme.GOLD if scores(tuple(part.adds for part in counted)) else theme.TEXT
+    size = count_size(before, arithmetic, after, width, marks)
     if size is None:  # a long label: on its own line, the sum below it
         label = f"{before.strip()} … {after.strip()}".strip(" …")
         text(canvas, (left, y - 10), label, 26, theme.TEXT_DIM, width=width)
-        size = count_size("", arithmetic, "", width) or COUNT_SIZES[-1]
-        text(canvas, (left, y + 32), arithmetic, size, color, True)
-        return y + 84
-    small = size - 4
-    x = left + text(canvas, (left, y), before, small)
-    x += text(canvas, (x, y), arithmetic, size, color, True)
-    if after:
-        text(canvas, (x, y), after, small)
-    return y + 60
+        size = count_size("", arithmetic, "", width, marks) or COUNT_SIZES[-1]
+        _draw_terms(canvas, names, terms, tail, left, y + 32, size, color)
+        y += 84
+    else:
+        x = left + text(canvas, (left, y), before, size - 4)
+        x = _draw_terms(canvas, names, terms, tail, x, y, size, color)
+        if after:
+            text(canvas, (x, y), after, size - 4)
+        y += 60
+    for part in parts:  # the open ends the count leaves out, and why
+        if part.counted or part.end is None:
+            continue
+        mark, base = 26, y - 14
+        sprites.name_mark(names_or_own(names, part.end), mark).paste(canvas, left + 13, base - 9)
+        words = tr(LEFT_OUT).format(end=part.value)
+        text(canvas, (left + mark + 8, base), words, 24, theme.TEXT_DIM, width=width - mark - 8)
+        y += 34
+    return y
+
+
+def _draw_terms(
+    canvas: Image.Image,
+    names: dict[End, EndName],
+    terms: list[tuple[End | None, str]],
+    tail: str,
+    x: float,
+    y: float,
+    size: int,
+    color: theme.RGB,
+) -> float:
+    """«(mark) 4+4 + (mark) 1 = 5» from `x` on the baseline `y`; returns where it ends."""
+    mark = _mark(size)
+    for index, (end, term) in enumerate(terms):
+        if index:
+            x += text(canvas, (x, y), " + ", size, color, True)
+        if end is not None:
+            sprite = sprites.name_mark(names_or_own(names, end), mark)
+            sprite.paste(canvas, round(x + mark / 2), round(y - size * 0.36))
+            x += mark + COUNT_MARK_GAP
+        x += text(canvas, (x, y), term, size, color, True)
+    if tail:
+        x += text(canvas, (x, y), tail, size, color, True)
+    return x

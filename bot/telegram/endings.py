@@ -12,7 +12,7 @@ from html import escape
 
 from bot.game import forfeits
 from bot.i18n import Translator
-from bot.render.words import localized_name
+from bot.render.words import localized_name, signed
 from bot.storage.models import Match
 from engine import SeatView
 
@@ -138,8 +138,11 @@ def idle_lobby_text(minutes: int, tr: Translator) -> str:
     return text.format(minutes=minutes) + " " + tr("Start a new one with /newgame.")
 
 
-def result_lines(match: Match, view: SeatView, tr: Translator, link: str | None) -> list[str]:
-    """A finished game's result for one seat: place, points, the winner, the final table.
+def result_lines(
+    match: Match, view: SeatView, tr: Translator, link: str | None, rating: int | None = None
+) -> list[str]:
+    """A finished game's result for one seat: place, points, his rating's change (`rating`,
+    None if the game is not rated), the winner, the final table.
 
     A seat its person gave up with /leave is last (bot.game.forfeits), and he is told
     so. A practice game's final table is posted in the same chat: no group to point to.
@@ -161,6 +164,8 @@ def result_lines(match: Match, view: SeatView, tr: Translator, link: str | None)
                 else tr("points: {points}")
             )
             lines.append(line + " · " + points.format(points=view.totals[seat]))
+    if rating is not None:
+        lines.append(tr("Your rating in the group: {change}").format(change=signed(rating)))
     names = ", ".join(escape(localized_name(tr, view.players[s])) for s in standings.winners)
     if len(standings.winners) > 1:
         lines.append(tr("Winners: {names}").format(names=names))

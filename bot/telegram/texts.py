@@ -236,17 +236,14 @@ def hand_caption(
     only what stays true until his turn comes. Once the game ended it says how (and a
     finished game's result, with `final_link` to the group's final table).
     """
-    place = escape(endings.place_name(game, tr))
-    lines = [f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {place}"]
+    if game.status != "cancelled" and (view.over or game.status == "over"):
+        return result_text(game, view, tr, final_link)
+    lines = [hand_heading(game, tr)]
     if not view.rules.one_round:
         lines[0] += " · " + escape(tr("Round {number}").format(number=view.round_number))
     seat = game.seats[view.seat] if view.seat is not None else None
     if game.status == "cancelled":
         lines.append(endings.ending_line(game, tr, view.seat))
-    elif view.over or game.status == "over":
-        lines.append(tr("The game is over."))
-        lines += endings.result_lines(game, view, tr, final_link)
-        return "\n".join(lines)
     elif seat is not None and seat.computer:
         lines.append(tr("The computer plays your seat until this game ends."))
     elif live:
@@ -281,6 +278,26 @@ def hand_caption(
         lines.append(tr("Your tiles. A new message comes when it is your move."))
     lines.append(tr("Boneyard: {count}").format(count=view.boneyard_size))
     return "\n".join(lines)
+
+
+def hand_heading(game: Match, tr: Translator) -> str:
+    """The first line of a player's private messages of a game: the game, and where (HTML)."""
+    place = escape(endings.place_name(game, tr))
+    return f"🁫 <b>{escape(variant_name(tr, game.variant))}</b> · {place}"
+
+
+def result_text(
+    game: Match,
+    view: SeatView,
+    tr: Translator,
+    final_link: str | None = None,
+    rating: int | None = None,
+) -> str:
+    """A finished game's last private message, in words (HTML): his place and points, his
+    rating's change (`rating`, None if not rated), the winner, and where the final table
+    is (`final_link`). A text: the hand's picture would show an empty table then."""
+    lines = [hand_heading(game, tr), tr("The game is over.")]
+    return "\n".join(lines + endings.result_lines(game, view, tr, final_link, rating))
 
 
 def drawn_this_turn(view: SeatView) -> int:

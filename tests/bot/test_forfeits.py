@@ -148,10 +148,10 @@ async def test_a_leaver_whose_computer_won_is_last_and_told_so(h: Harness) -> No
     assert "Андрей — выход из игры: последнее место" in caption
 
     await hands_say(h, [andrey, irina], "Игра окончена.")
-    told = hand_messages(h, andrey)[-1].caption or ""
+    told = hand_messages(h, andrey)[-1].content
     assert "Вы вышли из игры: последнее место (2 из 2)" in told
     assert "Победитель: Ирина" in told and "Ваше место" not in told
-    assert "Ваше место: 1 из 2" in (hand_messages(h, irina)[-1].caption or "")
+    assert "Ваше место: 1 из 2" in hand_messages(h, irina)[-1].content
 
     stats = await h.store.scores.stats(table.chat)
     assert (stats[andrey].wins, stats[irina].wins) == (0, 1)

@@ -64,7 +64,11 @@ async def test_a_player_who_blocked_the_bot_is_played_by_the_computer(h: Harness
     await h.until(computer_moved, "the computer's move for Ирина")
     game = await h.game(table.chat)
     assert game.seats[1].computer and not game.seats[0].computer
-    await table.board_caption("Ирина: бот не может писать в личный чат — место занимает компьютер.")
+    # Her line says from then on who plays her seat and why; the event is told once under
+    # the board (on the edit it makes at once, or with the computer's move).
+    await table.board_caption(" · компьютер: личный чат закрыт")
+    told = "Ирина: бот не может писать в личный чат — место занимает компьютер."
+    assert any(told in str(call.params) for call in h.api.calls(chat_id=table.chat))
     assert any(c.error_code == 403 for c in h.api.calls(("sendPhoto",), table.users[1], ok=False))
 
 

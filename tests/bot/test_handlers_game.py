@@ -119,7 +119,16 @@ async def test_leave_a_running_game_and_the_computer_plays_on(h: Harness) -> Non
     made = game.game().round.moves[len(ANDREY_TO_ACT.round.moves) :]
     assert made[0].seat == 0  # his turn, by the computer; then Ирина's draws, if she had to
     assert all(m.seat == 1 and m.text == "draw" for m in made[1:]) and game.game().turn == 1
-    await table.board_caption("Андрей выходит из игры — место занимает компьютер.")
+    # The event is told under the board (on the edit it makes at once, or the next one),
+    # and his line says from then on who plays his seat, and why.
+    board = await table.board_caption(" · компьютер: игрок вышел из игры")
+    lines = (board.caption or "").splitlines()
+    assert any(
+        re.fullmatch(r"(▶ )?Андрей — Очки: \d+, Кости: \d+ · компьютер: игрок вышел из игры", line)
+        for line in lines
+    )
+    told = "Андрей выходит из игры — место занимает компьютер."
+    assert any(told in str(call.params) for call in h.api.calls(chat_id=table.chat))
     # Twice, or by someone not playing: refused, nothing changes.
     await h.settle()
     before = await h.raw(table.chat)

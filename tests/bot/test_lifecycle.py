@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from telegram import ChatMemberRestricted, Update
 
 from bot.delivery.plan import GroupCall, group_step, hand_want
+from bot.render.words import signed
 from bot.storage.models import GroupDelivery, Match, Seat
 from engine import view_for
 from tests.bot.conftest import ANDREY_TO_ACT, JOIN, Harness, Snapshot, hand_buttons, ru
@@ -31,8 +32,9 @@ IDLE_CLOSED = (
 
 
 def hand_messages(h: Harness, user: int) -> list[MessageView]:
-    """The hand pictures the bot sent to the user's private chat."""
-    return [m for m in h.api.messages(user, from_bot=True) if m.photo is not None]
+    """The hand messages the bot sent to the user's private chat: the pictures, and a
+    finished game's result (a text)."""
+    return [m for m in h.api.messages(user, from_bot=True) if m.content.startswith("🁫")]
 
 
 async def hands_say(h: Harness, users: list[int], text: str, timeout: float = 15) -> None:
@@ -42,7 +44,7 @@ async def hands_say(h: Harness, users: list[int], text: str, timeout: float = 15
     def told(api: object) -> bool:
         for user in users:
             hands = hand_messages(h, user)
-            if not hands or text not in (hands[-1].caption or ""):
+            if not hands or text not in hands[-1].content:
                 return False
             if any(hand_buttons(m) for m in h.api.messages(user, from_bot=True)):
                 return False
@@ -185,16 +187,26 @@ async def test_a_finished_game_gives_each_player_his_result_and_a_link(h: Harnes
 
     await h.wait(linked, "every hand links to the final table", timeout=15)
     await hands_say(h, [andrey, irina], "Итоговая таблица — в группе.")
+    rated = await h.store.scores.rating_changes(group, game.match.id)
+    assert rated is not None
     for seat, user in enumerate([andrey, irina]):
         last = hand_messages(h, user)[-1]
-        caption = last.caption or ""
-        assert "Игра окончена." in caption
+        # The result is words, not a picture of an empty table: the place, the points,
+        # the rating's change, the winner, the link.
+        assert last.photo is None and last.text is not None
+        said = last.text
+        assert "Игра окончена." in said
         place = 1 if seat in view_winners(game) else 2
-        assert f"Ваше место: {place} из 2" in caption, caption
-        assert f"очки: {view.totals[seat]}" in caption
-        assert "Победител" in caption
+        assert f"Ваше место: {place} из 2" in said, said
+        assert f"очки: {view.totals[seat]}" in said
+        assert f"Ваш рейтинг в группе: {signed(rated[user])}" in said, said
+        assert "Победител" in said
         links = [e.get("url") for e in last.entities if e.get("type") == "text_link"]
         assert links == [link]
+        # Sent once, after the final table (never first without its link, then again).
+        sent = h.api.messages(user, from_bot=True, include_deleted=True)
+        assert [m.id for m in sent if "Игра окончена." in m.content] == [last.id]
+        assert not any(hand_buttons(m) for m in sent)
 
 
 def view_winners(game: Snapshot) -> tuple[int, ...]:
@@ -294,7 +306,7 @@ async def test_games_in_two_topics_are_named_by_their_topics_in_private(h: Harne
     assert (await h.game(forum, second)).topic == "Финал"
 
     def both_named(api: object) -> bool:
-        captions = [m.caption or "" for m in hand_messages(h, irina)]
+        captions = [m.content for m in hand_messages(h, irina)]
         return any("Forum2 · Турнир" in c for c in captions) and any(
             "Forum2 · Финал" in c for c in captions
         )

@@ -433,3 +433,18 @@ def test_a_lobby_that_closed_tells_each_seated_person_once_and_practice_not() ->
     assert hand_want(a_match(None, status="lobby"), None, 0) is None  # still open: nothing
     practice = a_match(None, status="cancelled", ended="stopped", chat_id=10)
     assert hand_want(practice, None, 0) is None  # its own chat shows the cancelled lobby
+
+
+def test_a_finished_games_result_is_a_new_text_and_the_hand_picture_goes() -> None:
+    over = played_until(Game.new("fives", ["A", "B"], seed=3), lambda g: g.over)
+    match = a_match(over, status="over")
+    want = hand_want(match, over, 0, final_message_id=77)
+    assert want is not None and want.text and not want.live
+    # His hand picture (a photo cannot become a text): a new message, then the photo goes.
+    shown = HandDelivery(message_id=9, shows="P:playing:5:h:6:6")
+    assert hand_step(want, shown, 0) == HandStep(HandCall.SEND)
+    shown = HandDelivery(message_id=12, shows=want.shows, old=[9])
+    assert hand_step(want, shown, 0) == HandStep(HandCall.DELETE, 9)
+    shown.old = []
+    assert hand_step(want, shown, 0) is None
+    assert hand_step(want, shown, 3) is None  # «My tiles» asks for no copies of it

@@ -186,16 +186,17 @@ async def test_the_final_table_counts_the_hints_and_no_table_counts_the_game(
     stats = await h.say(user, user, "/stats")
     assert "нет законченных игр" in stats.content
 
-    # His hand gives his result, and points to no group: the final table is in this chat.
+    # His result comes in words below the final table, and points to no group: the final
+    # table is in this chat. Practice is not rated: no rating is spoken of.
     async def result_shown() -> MessageView | None:
         hands = [m for m in h.api.messages(user, from_bot=True) if m.content.startswith("🁫")]
-        caption = (hands[-1].caption or "") if hands else ""
-        return hands[-1] if "Ваше место" in caption else None
+        return hands[-1] if hands and "Ваше место" in hands[-1].content else None
 
-    result = await h.until(result_shown, "the result in the hand")
-    caption = result.caption or ""
-    assert "Итоговая таблица — в этом чате." in caption
-    assert "в группе" not in caption
+    result = await h.until(result_shown, "the result below the final table")
+    assert result.photo is None and result.id > final.id
+    said = result.text or ""
+    assert "Итоговая таблица — в этом чате." in said
+    assert "в группе" not in said and "рейтинг" not in said
 
 
 async def test_rules_in_private_open_on_the_practice_game(h: Harness) -> None:

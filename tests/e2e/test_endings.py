@@ -41,7 +41,8 @@ def bot_env(api: FakeBotApi, redis_url: str, key_prefix: str) -> dict[str, str]:
 
 
 def hand_pictures(api: FakeBotApi, user: int) -> list[MessageView]:
-    return [m for m in api.messages(user, from_bot=True) if m.photo is not None]
+    """A user's hand messages: the pictures, and a finished game's result (a text)."""
+    return [m for m in api.messages(user, from_bot=True) if m.content.startswith("🁫")]
 
 
 def wait_hands_say(api: FakeBotApi, users: list[int], text: str, timeout: float = 30) -> None:
@@ -49,8 +50,7 @@ def wait_hands_say(api: FakeBotApi, users: list[int], text: str, timeout: float 
 
     def told(a: FakeBotApi) -> bool:
         return all(
-            (hands := hand_pictures(a, user)) and text in (hands[-1].caption or "")
-            for user in users
+            (hands := hand_pictures(a, user)) and text in hands[-1].content for user in users
         )
 
     api.wait_for(told, timeout, f"every hand says {text!r}")
@@ -194,7 +194,7 @@ def test_every_way_a_game_ends_leaves_every_message_true(api: FakeBotApi, bot: B
         (list(finished_people), FINISHED),
     ]:
         for user in users:
-            assert text in (hand_pictures(api, user)[-1].caption or ""), user
+            assert text in hand_pictures(api, user)[-1].content, user
 
     # Let back into the group that removed it, the bot tells its old board how that game
     # ended: nobody's turn any more.

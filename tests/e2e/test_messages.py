@@ -47,9 +47,11 @@ def test_a_whole_match_leaves_each_chat_only_what_is_true(api: FakeBotApi, bot: 
     for user in people:
         joined, result = bot_messages(api, user)
         assert (joined.text or "").startswith(JOINED), joined.text
-        assert result.photo is not None and result.buttons == []
-        caption = result.caption or ""
-        assert "Игра окончена." in caption and "Ваше место:" in caption, caption
+        # The result in words (a picture of the hand would show an empty table).
+        assert result.photo is None and result.buttons == []
+        said = result.text or ""
+        assert "Игра окончена." in said and "Ваше место:" in said, said
+        assert "Ваш рейтинг в группе: " in said, said
         sent = [m for m in api.messages(user, from_bot=True, include_deleted=True)]
         assert len(sent) > len(record["rounds"]), "his turns came as new messages"
 

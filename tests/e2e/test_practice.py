@@ -97,9 +97,11 @@ def test_a_whole_practice_game_with_hints(api: FakeBotApi, bot: BotProcess, vari
 
     def one_hand(a: FakeBotApi) -> list[MessageView] | None:  # earlier ones are deleted
         found = [m for m in a.messages(user, from_bot=True) if m.content.startswith(HAND_CAPTION)]
-        return found if len(found) == 1 else None
+        return found if len(found) == 1 and found[0].photo is None else None
 
-    hands = api.wait_for(one_hand, 30, "one hand message left")
+    # The result, in words, below the final table; the hand picture before it is gone.
+    hands = api.wait_for(one_hand, 30, "only the result left of the hand messages")
+    assert hands[0].id > final.id
     assert "Итоговая таблица — в этом чате." in hands[0].content, hands[0].content
     assert "в группе" not in hands[0].content
     assert [m.id for m in api.messages(user, from_bot=True) if claims_a_turn(m)] == []

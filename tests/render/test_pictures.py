@@ -29,12 +29,15 @@ from bot.render.marks import Mark
 from bot.render.messages import PLURALS
 from bot.render.samples import full_table, play, with_table
 from bot.render.status_column import STATUS_WIDTH, count_size
+from bot.render.takeovers import Takeover
 from engine.game import Game
 from engine.moves import Doubles, Play
 from engine.tiles import ALL_TILES
 from engine.view import SeatView, view_for
 
 VARIANTS = ("fives", "muggins", "twolane")
+# Seats the computer took over, by seat: one for each reason.
+TAKEN: dict[int, Takeover] = {1: "left", 2: "blocked_bot", 3: "missed_turns"}
 PLAYERS = ["Андрей", "Ирина", "Ольга", "Вадим"]
 
 # A Russian catalogue of our own, as the product's default language will have.
@@ -51,6 +54,16 @@ RUSSIAN = {
     "Penalties": "Штрафы",
     "Ends: {sum}": "Концы: {sum}",
     "Ends count once all four arms are taken": "Концы считаются, когда заняты все четыре луча",
+    "double": "дубль",
+    "double, once": "дубль — раз",
+    "{end} is not counted until a tile lies there": "{end} не считается",
+    "computer: left the game": "компьютер: вышел",
+    "computer: private chat closed": "компьютер: чат закрыт",
+    "computer: 3 turns missed": "компьютер: 3 пропуска",
+    "{name}: the bot could not write to the private chat — the computer played the seat on": (
+        "{name}: чат закрыт"
+    ),
+    "{name}: 3 turns missed in a row — the computer played the seat on": "{name}: 3 пропуска",
     "Lane": "Полоса",
     "drew a tile": "взял кость",
     "passed": "пас",
@@ -222,10 +235,12 @@ def test_every_message_id_is_used_and_listed() -> None:
         for players in (2, 4):
             for view in positions(variant, players).values():
                 render_board(view, tr)
-                # A rated table where someone left: the rating label and the forfeit.
+                # A rated table where someone left: the rating label and the forfeit;
+                # seats the computer took over, each for another reason.
                 render_final(view, tr, {0: 12}, {1})
-                board_text(view, tr)
-                final_text(view, tr, {0: 12}, {1})
+                board_text(view, tr, TAKEN)
+                render_board(view, tr, "", TAKEN)
+                final_text(view, tr, {0: 12}, {1}, (), TAKEN)
             game = play(
                 variant, PLAYERS[:players], seed=8, until=lambda g: len(g.round.table.tiles()) >= 3
             )
@@ -349,7 +364,11 @@ def test_board_text_says_turn_scores_and_the_count(
             assert f"Ходит <b>{view.players[view.turn]}</b>" in text
         terms = view.count_terms
         if terms and len(terms) > 1:
-            assert " + ".join(map(str, terms)) + f" = {sum(terms)}" in text, name
+            # Each counted end by its name, a double as it counts, then the sum.
+            line = next(line for line in text.splitlines() if line.startswith("Концы: "))
+            assert line.endswith(f" = {sum(terms)}"), (name, line)
+            parts = [p for p in view.rules.count_parts(view.table) or () if p.counted]
+            assert line.count(" + ") == len(parts) - 1, (name, line)
         if view.variant == "fives" and view.table.opening is not None and terms is None:
             assert "Концы считаются" in text
 
