@@ -18,8 +18,10 @@ from bot.delivery.group_calls import GroupCalls
 from bot.delivery.group_results import apply_result
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import (
+    ANSWER_CALLS,
     BOARD_BUCKET,
     BOARD_CALLS,
+    FIRST_CALLS,
     ChatMinute,
     GroupCall,
     GroupStep,
@@ -94,7 +96,8 @@ class GroupConverger:
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0  # another process is making a call: look again after it
-            interval, per_minute = self._pace(match)
+            priority = Priority.ANSWER if step.call in ANSWER_CALLS else Priority.BOARD
+            interval, per_minute = self._pace(match, priority)
             ours = ChatMinute(tuple(shown.calls), 0, GROUP_WINDOW)
             allowed = next_group_call(
                 shown.calls, shown.paced, now, interval, per_minute, step, ours
@@ -125,7 +128,7 @@ class GroupConverger:
             if claimed is None:
                 continue  # someone else changed the record: plan again
             assert claimed.value is not None
-            ticket = Ticket(Priority.BOARD, now)
+            ticket = Ticket(priority, now, ahead=step.call in FIRST_CALLS)
             result = await self.calls.perform(Current(match, game), claimed.value, step, ticket)
             retry, recorded = await self._record(key, claimed, match, game, step, result)
             if retry is not None:
@@ -144,17 +147,17 @@ class GroupConverger:
             kinds.count(Priority.BOARD),
         )
 
-    def _pace(self, match: Match) -> tuple[float, int]:
-        """The board's interval and how many of the chat's calls a minute our calls may
-        fill: in a group, all but the last few, which are left to answers (as the budget
-        does). A practice game's private chat is not held to a group's 20 a minute
-        (Telegram asks for about a message a second there), and its one player waits for
-        each board."""
+    def _pace(self, match: Match, priority: Priority) -> tuple[float, int]:
+        """The board's interval and how many of the chat's calls a minute our call of this
+        class may fill: in a group, all but the last few, which are left to answers (as
+        the budget does), unless it answers someone itself. A practice game's private chat
+        is not held to a group's 20 a minute (Telegram asks for about a message a second
+        there), and its one player waits for each board."""
         interval = self.settings.group_edit_interval_seconds
         per_minute = self.settings.group_messages_per_minute
         if match.practice:
             return min(interval, PRACTICE_INTERVAL), max(per_minute, PRACTICE_PER_MINUTE)
-        return interval, group_limit(Priority.BOARD, per_minute)
+        return interval, group_limit(priority, per_minute)
 
     async def _claim(
         self,
