@@ -171,7 +171,11 @@ class GroupConverger:
         claimed = shown.model_copy(deep=True)
         claimed.rev += 1
         claimed.claim = Claim(key=step.key, by=self.liveness.process_id, since=now)
-        claimed.calls = [t for t in claimed.calls if now - t < 60] + [now]
+        claimed.calls = [t for t in claimed.calls if now - t < 60]
+        if step.call not in ANSWER_CALLS:
+            # The lobby asked for is counted as an answer (`ChatMinute.answers`): our calls
+            # are the routine ones, so that the board's pace does not count it twice.
+            claimed.calls.append(now)
         if step.call in BOARD_CALLS:
             claimed.paced = [t for t in claimed.paced if now - t < 60] + [now]
         if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
@@ -205,8 +209,8 @@ class GroupConverger:
             shown.rev += 1
             outcome = result.outcome
             if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
-                if outcome is Outcome.RETRY:  # refused: it did not count
-                    shown.calls = shown.calls[:-1]
+                if outcome is Outcome.RETRY and step.call not in ANSWER_CALLS:
+                    shown.calls = shown.calls[:-1]  # refused: it did not count
                     if step.call in BOARD_CALLS:
                         shown.paced = shown.paced[:-1]
                 shown.failures += 1

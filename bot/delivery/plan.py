@@ -20,9 +20,11 @@ BOARD_BUCKET = 2  # board calls that may go at once after a quiet spell; then on
 # the board's interval (a bot set to show boards faster shows its lobbies faster too).
 LOBBY_GAP = 1.0
 TURN_STAGGER = 1.0  # seconds: the longest a topic's board lets the others try for the turn first
-# Answers a minute to a chat's people that its boards leave room for, beyond the budget's
-# headroom (a command every ten seconds: more than people type while they watch a game).
-ANSWER_ROOM = 6
+# Answers a minute to a chat's people that its routine calls leave room for, beyond the
+# budget's headroom (`board_room_at`): a command every six or seven seconds, as a forum's
+# people ask while they watch its games, and each game's start, whose lobby answers a
+# /newgame. (Never more than half of what the routine calls may fill.)
+ANSWER_ROOM = 9
 
 
 class GroupCall(StrEnum):
@@ -197,14 +199,14 @@ def board_room_at(chat: list[float], now: float, per_minute: int, window: float)
     `chat`: the chat's calls in the window, oldest first. Room for the answers people may
     ask for now is the budget's headroom; room for those they may ask for later comes
     from the calls that leave the window meanwhile. So every call in it holds the routine
-    calls back until a while before it leaves: the calls after it, ours, and
-    `ANSWER_ROOM` answers a minute until it leaves must all fit in `per_minute`. While the
-    calls of the minute are spread out (a board every few seconds), that is no wait;
-    after a burst of them (games starting in a forum's topics: their lobbies, edits and
-    first boards; a flurry of commands) the routine calls leave the room of the answers
-    that may come until the burst has left the window.
+    calls back until a while before it leaves: the calls after it, ours, and the answers
+    that may come until it leaves (`ANSWER_ROOM` a minute) must all fit in `per_minute`.
+    While the calls of the minute are spread out (a board every few seconds), that is no
+    wait, or a short one; after a burst of them (games starting in a forum's topics:
+    their lobbies, edits and first boards; a flurry of commands) the routine calls leave
+    the room of the answers that may come until the burst has left the window.
     """
-    rate = ANSWER_ROOM / 60
+    rate = min(ANSWER_ROOM, per_minute / 2) / 60
     room_at = now
     for older, t in enumerate(chat):
         # The calls that may still be made while `t` is in the window: ours, and fewer
