@@ -19,10 +19,17 @@ lobby), so N games run all the time.
 With --topics T the groups are forums: T topics to a forum, each with a game of its own
 (the last forum may hold fewer), and in each forum one more person, who does not play,
 sends a command every 6-10 s to one of its topics in turn (/score, /stop, /help, /rules:
-each answered anew, none a repeat that the bot re-uses). A command's answer is the bot's
-message in reply to it; its latency is from the user's message to the answer, both on the
-fake's clock (`command_answer_p50_s`, `command_answer_p99_s`; a command still without an
-answer at the end counts as `commands_unanswered`).
+each answered anew, none a repeat that the bot re-uses). Games start inside the measured
+window too: only each forum's first topic has its game before it, the others' games open
+5-30 s into it (so two start in the same minute), and 55-75 s into it the first topic's
+creator stops his game (/stop, «yes») and opens a new one. A game opened in the window
+is set up at a person's pace (a press every 1-2 s, each an edit of the lobby). A
+command's answer is the bot's message in reply to it, or for a /newgame the lobby; its
+latency is from the user's message to the answer, both on the fake's clock
+(`command_answer_p50_s`, `command_answer_p99_s`; a command still without an answer at
+the end counts as `commands_unanswered`). `stopped_board_max_s`: from the press on «yes»
+to the stopped game's board losing its button (`stops` of them; `stops_unshown`: still
+showing whose turn it was at the end).
 
 Calls are those Telegram counts (that send, edit or delete a message: not the
 answers to button presses). Measured over `--seconds` once every game has started
@@ -65,8 +72,11 @@ from bot.storage import scripts as storage_scripts  # noqa: E402
 from bot.telegram.callbacks import (  # noqa: E402
     DrawPress,
     EndPress,
+    HandRequestPress,
     LayDoublesPress,
+    LobbyPress,
     PassPress,
+    StopPress,
     TilePress,
 )
 from engine.variants import VARIANTS  # noqa: E402
@@ -91,6 +101,9 @@ SETUP_TIMEOUT = 600.0
 REMATCH_AFTER = (5.0, 15.0)  # seconds from the final table to Rematch
 START_AFTER = (2.0, 5.0)  # seconds from the rematch lobby to Start
 COMMAND_EVERY = (6.0, 10.0)  # seconds between a forum's commands (--topics)
+OPEN_AT = (5.0, 30.0)  # seconds into the window a forum's later topics open their games
+RESTART_AT = (55.0, 75.0)  # and its first topic's game is stopped and a new one opened
+PRESS_GAP = (1.0, 2.0)  # seconds between the presses of a lobby set up in the window
 # One topic's commands, in turn: with two topics or more, /help and /rules come round
 # again only after the topic's minute (a repeat within it would be re-used: see
 # bot.handlers.repeats), /score says something new after every move, and /stop from
@@ -119,6 +132,7 @@ class Table:
     games_started: int = 0
     started_at: float | None = None  # monotonic, the current game's start
     lobby_id: int | None = None
+    playing: bool = False  # its game started and has not ended
 
 
 @dataclass
@@ -129,7 +143,12 @@ class Forum:
     asker: int
     threads: list[int]
     sent: dict[int, float] = field(default_factory=dict)  # command message id -> when
+    what: dict[int, str] = field(default_factory=dict)  # command message id -> the command
     answered: dict[int, float] = field(default_factory=dict)  # command message id -> when
+    newgames: dict[int, int | None] = field(default_factory=dict)  # /newgame's id -> topic
+    lobbies: list[tuple[int | None, int, float]] = field(default_factory=list)  # topic, id, when
+    stops: dict[int, float] = field(default_factory=dict)  # board's id -> «yes» pressed
+    stopped: list[float] = field(default_factory=list)  # seconds until the board said so
 
 
 class Driver:
@@ -158,10 +177,17 @@ class Driver:
         if event.view is None:
             return
         forum = self.forums.get(event.chat_id)
-        if forum is not None and event.kind == "sent" and event.view.reply_to is not None:
+        view = event.view
+        if forum is not None and event.kind == "sent" and view.reply_to is not None:
             # On the fake's thread, with the fake's time: an answer may come before the
             # command's sender has noted its id.
-            forum.answered.setdefault(event.view.reply_to, event.time)
+            forum.answered.setdefault(view.reply_to, event.time)
+        elif forum is not None and event.kind == "sent" and of_kind(view.buttons, LobbyPress):
+            forum.lobbies.append((view.thread_id, event.message_id, event.time))
+        elif forum is not None and event.kind == "edited" and not view.buttons:
+            pressed = forum.stops.pop(event.message_id, None)
+            if pressed is not None:
+                forum.stopped.append(event.time - pressed)
         if self.stopping:
             return
         self.loop.call_soon_threadsafe(self._message, event.view)
@@ -179,6 +205,7 @@ class Driver:
             return
         table = self.by_place.get((view.chat_id, view.thread_id))
         if table is not None and is_final_table(view):
+            table.playing = False
             self._spawn(self._rematch(table, view))
 
     def _hand(self, person: Person, view: MessageView) -> None:
@@ -296,18 +323,79 @@ class Driver:
             command = COMMAND_CYCLE[(turn // len(forum.threads)) % len(COMMAND_CYCLE)]
             await asyncio.to_thread(self._send_command, forum, thread, command)
 
-    def _send_command(self, forum: Forum, thread: int, command: str) -> None:
+    def _send_command(
+        self, forum: Forum, thread: int | None, command: str, user: int | None = None
+    ) -> int:
+        """`user` (the forum's asker if None) sends `command` to the topic: it is measured."""
         sent = time.monotonic()  # the fake's clock (it runs in this process)
-        message_id = self.api.send_text(forum.asker, forum.group, command, thread_id=thread)
+        who = forum.asker if user is None else user
+        message_id = self.api.send_text(who, forum.group, command, thread_id=thread)
         forum.sent[message_id] = sent
+        forum.what[message_id] = command.split()[0]
+        return message_id
 
-    async def open(self, table: Table) -> None:
-        """/newgame, the computer seats, everybody joins, Start."""
+    def later(self) -> list[Table]:
+        """The tables whose games open inside the measured window (--topics): every forum's
+        but its first topic's."""
+        firsts = {forum.threads[0] for forum in self.forums.values()}
+        return [t for t in self.tables if t.thread is not None and t.thread not in firsts]
+
+    async def open_later(self, table: Table) -> None:
+        """The table's game opens a few seconds into the window, at a person's pace."""
+        await asyncio.sleep(self.rng.uniform(*OPEN_AT))
+        if not self.stopping:
+            await self.open(table, paced=True)
+
+    async def restart(self, forum: Forum) -> None:
+        """A while into the window, the forum's first topic's creator stops his game and
+        opens a new one."""
+        await asyncio.sleep(self.rng.uniform(*RESTART_AT))
+        table = self.by_place[(forum.group, forum.threads[0])]
+        if self.stopping or not table.playing:
+            return  # between games: its rematch starts one anyway
+        api, creator = self.api, table.people[0].user
+        sent = await asyncio.to_thread(self._send_command, forum, table.thread, "/stop", creator)
+        question = await self._until(
+            lambda: next(
+                (m for m in api.messages(table.group, from_bot=True) if m.reply_to == sent), None
+            ),
+            "the question of /stop",
+        )
+        confirm = stop_confirmation(question)
+        if confirm is None or confirm.callback_data is None:
+            return  # refused: nothing to stop
+        boards = [
+            m
+            for m in api.messages(table.group, thread_id=table.thread, from_bot=True)
+            if m.photo is not None and of_kind(m.buttons, HandRequestPress)
+        ]
+        await asyncio.sleep(self.rng.uniform(*PRESS_GAP))
+        if boards:
+            forum.stops[boards[-1].message_id] = time.monotonic()
+        answer = await self.press(creator, table.group, question.message_id, confirm.callback_data)
+        if answer is None or answer[1]:
+            return
+        table.playing = False
+        await asyncio.sleep(self.rng.uniform(*PRESS_GAP))
+        await self.open(table, paced=True)
+
+    async def open(self, table: Table, paced: bool = False) -> None:
+        """/newgame, the computer seats, everybody joins, Start (`paced`: each a second or
+        two after the other, as people do it: inside the window, a /newgame is a command
+        whose answer is the lobby)."""
         api = self.api
         creator = table.people[0].user
-        sent = await asyncio.to_thread(
-            api.send_text, creator, table.group, f"/newgame {table.variant}", thread_id=table.thread
-        )
+        forum = self.forums.get(table.group) if paced else None
+        command = f"/newgame {table.variant}"
+        if forum is not None:
+            sent = await asyncio.to_thread(
+                self._send_command, forum, table.thread, command, creator
+            )
+            forum.newgames[sent] = table.thread
+        else:
+            sent = await asyncio.to_thread(
+                api.send_text, creator, table.group, command, thread_id=table.thread
+            )
         lobby = await self._until(
             lambda: next(
                 (
@@ -325,8 +413,12 @@ class Driver:
         for _ in range(computers):
             button = lobby_button(lobby, level)
             assert button is not None and button.callback_data is not None
+            if paced:
+                await asyncio.sleep(self.rng.uniform(*PRESS_GAP))
             await self.press(creator, table.group, lobby.message_id, button.callback_data)
         for person in table.people:
+            if paced:
+                await asyncio.sleep(self.rng.uniform(*PRESS_GAP))
             before = len(api.messages(person.user, from_bot=True))
             await asyncio.to_thread(
                 api.follow_url_button, person.user, table.group, lobby.message_id, JOIN
@@ -334,6 +426,8 @@ class Driver:
             await self._until(
                 lambda p=person, b=before: len(api.messages(p.user, from_bot=True)) > b, "joined"
             )
+        if paced:
+            await asyncio.sleep(self.rng.uniform(*PRESS_GAP))
         await self._start(table, lobby.message_id)
 
     async def _start(self, table: Table, lobby_id: int) -> None:
@@ -346,6 +440,7 @@ class Driver:
                 if answer is not None and not answer[1]:
                     table.games_started += 1
                     table.started_at = time.monotonic()
+                    table.playing = True
                     return
             await asyncio.sleep(0.5)
         self.errors.append(f"group {table.group}: the game did not start")
@@ -379,6 +474,15 @@ class Driver:
 
     async def _until(self, check: Any, what: str, timeout: float = SETUP_TIMEOUT) -> Any:
         return await until_async(check, what, timeout, every=0.1)
+
+
+def stop_confirmation(question: MessageView) -> Any:
+    """The «yes» button of the question /stop asks (None: /stop was refused)."""
+    for button in question.buttons:
+        press = press_of(button)
+        if isinstance(press, StopPress) and press.confirm:
+            return button
+    return None
 
 
 # -- the figures --------------------------------------------------------------------------------
@@ -476,15 +580,19 @@ def calls_by_method(api: FakeBotApi, groups: set[int]) -> dict[str, int]:
     return dict(sorted(found.items(), key=lambda kv: -kv[1]))
 
 
-def command_waits(driver: Driver, asked_before: float) -> tuple[list[float], int]:
-    """Seconds from each command to its answer; and the commands sent before `asked_before`
-    (monotonic) that got none."""
+def command_waits(driver: Driver, asked_before: float) -> tuple[list[tuple[float, str]], int]:
+    """Seconds from each command to its answer (and the command); and the commands sent
+    before `asked_before` (monotonic) that got none."""
     waits, unanswered = [], 0
     for forum in driver.forums.values():
+        for asked, topic in forum.newgames.items():
+            lobby = next((t for where, m, t in forum.lobbies if where == topic and m > asked), None)
+            if lobby is not None:
+                forum.answered.setdefault(asked, lobby)
         for message_id, sent in forum.sent.items():
             answered = forum.answered.get(message_id)
             if answered is not None:
-                waits.append(answered - sent)
+                waits.append((answered - sent, forum.what.get(message_id, "")))
             elif sent < asked_before:
                 unanswered += 1
     return waits, unanswered
@@ -616,7 +724,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         driver = Driver(api, args, seed=args.seed)
         driver.add_tables(args.games)
         set_up = time.monotonic()
-        await asyncio.gather(*(driver.open(table) for table in driver.tables))
+        later = driver.later()
+        await asyncio.gather(*(driver.open(t) for t in driver.tables if t not in later))
         setup_seconds = time.monotonic() - set_up
 
         client = redis.Redis.from_url(redis_url)
@@ -631,6 +740,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         over_before = api.over_limit_calls()
         start_epoch, start = time.time(), time.monotonic()
         askers = [asyncio.create_task(driver.ask(forum)) for forum in driver.forums.values()]
+        askers += [asyncio.create_task(driver.open_later(table)) for table in later]
+        askers += [asyncio.create_task(driver.restart(forum)) for forum in driver.forums.values()]
         await asyncio.sleep(args.seconds)
         end_epoch, elapsed = time.time(), time.monotonic() - start
         driver.stopping = True  # no more commands: the last ones' answers still count
@@ -668,7 +779,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for q, t in driver.queries.items()
             if q not in driver.answers and t < time.monotonic() - 3
         ]
-        waits, unanswered_commands = command_waits(driver, time.monotonic() - 10)
+        named_waits, unanswered_commands = command_waits(driver, time.monotonic() - 10)
+        waits = [wait for wait, _ in named_waits]
+        slowest = [(what, round(wait, 2)) for wait, what in sorted(named_waits)[-5:][::-1]]
+        stopped = [w for forum in driver.forums.values() for w in forum.stopped]
         groups = sorted(driver.groups)
         games_in = collections.Counter(table.group for table in driver.tables)
         sizes = [
@@ -710,6 +824,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "command_answer_max_s": round(max(waits, default=0.0), 2),
                 "commands_answered": len(waits),
                 "commands_unanswered": unanswered_commands,
+                "command_answer_slowest": slowest,
+                "stopped_board_max_s": round(max(stopped, default=0.0), 2),
+                "stops": len(stopped),
+                "stops_unshown": sum(len(forum.stops) for forum in driver.forums.values()),
             }
             if args.topics
             else {}

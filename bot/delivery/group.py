@@ -18,8 +18,10 @@ from bot.delivery.group_calls import GroupCalls
 from bot.delivery.group_results import apply_result
 from bot.delivery.liveness import Liveness
 from bot.delivery.plan import (
+    ANSWER_CALLS,
     BOARD_BUCKET,
     BOARD_CALLS,
+    FIRST_CALLS,
     ChatMinute,
     GroupCall,
     GroupStep,
@@ -102,7 +104,8 @@ class GroupConverger:
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0  # another process is making a call: look again after it
-            interval, per_minute = self._pace(match)
+            priority = Priority.ANSWER if step.call in ANSWER_CALLS else Priority.BOARD
+            interval, per_minute = self._pace(match, priority)
             ours = ChatMinute(tuple(shown.calls), 0, GROUP_WINDOW)
             allowed = next_group_call(
                 shown.calls, shown.paced, now, interval, per_minute, step, ours
@@ -133,7 +136,7 @@ class GroupConverger:
             if claimed is None:
                 continue  # someone else changed the record: plan again
             assert claimed.value is not None
-            ticket = Ticket(Priority.BOARD, now)
+            ticket = Ticket(priority, now, ahead=step.call in FIRST_CALLS)
             result = await self.calls.perform(Current(match, game), claimed.value, step, ticket)
             retry, recorded = await self._record(key, claimed, match, game, step, result)
             if retry is not None:
@@ -152,17 +155,17 @@ class GroupConverger:
             kinds.count(Priority.BOARD),
         )
 
-    def _pace(self, match: Match) -> tuple[float, int]:
-        """The board's interval and how many of the chat's calls a minute our calls may
-        fill: in a group, all but the last few, which are left to answers (as the budget
-        does). A practice game's private chat is not held to a group's 20 a minute
-        (Telegram asks for about a message a second there), and its one player waits for
-        each board."""
+    def _pace(self, match: Match, priority: Priority) -> tuple[float, int]:
+        """The board's interval and how many of the chat's calls a minute our call of this
+        class may fill: in a group, all but the last few, which are left to answers (as
+        the budget does), unless it answers someone itself. A practice game's private chat
+        is not held to a group's 20 a minute (Telegram asks for about a message a second
+        there), and its one player waits for each board."""
         interval = self.settings.group_edit_interval_seconds
         per_minute = self.settings.group_messages_per_minute
         if match.practice:
             return min(interval, PRACTICE_INTERVAL), max(per_minute, PRACTICE_PER_MINUTE)
-        return interval, group_limit(Priority.BOARD, per_minute)
+        return interval, group_limit(priority, per_minute)
 
     async def _claim(
         self,
@@ -176,7 +179,11 @@ class GroupConverger:
         claimed = shown.model_copy(deep=True)
         claimed.rev += 1
         claimed.claim = Claim(key=step.key, by=self.liveness.process_id, since=now)
-        claimed.calls = [t for t in claimed.calls if now - t < 60] + [now]
+        claimed.calls = [t for t in claimed.calls if now - t < 60]
+        if step.call not in ANSWER_CALLS:
+            # The lobby asked for is counted as an answer (`ChatMinute.answers`): our calls
+            # are the routine ones, so that the board's pace does not count it twice.
+            claimed.calls.append(now)
         if step.call in BOARD_CALLS:
             claimed.paced = [t for t in claimed.paced if now - t < 60] + [now]
         if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
@@ -210,8 +217,8 @@ class GroupConverger:
             shown.rev += 1
             outcome = result.outcome
             if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
-                if outcome is Outcome.RETRY:  # refused: it did not count
-                    shown.calls = shown.calls[:-1]
+                if outcome is Outcome.RETRY and step.call not in ANSWER_CALLS:
+                    shown.calls = shown.calls[:-1]  # refused: it did not count
                     if step.call in BOARD_CALLS:
                         shown.paced = shown.paced[:-1]
                 shown.failures += 1

@@ -20,9 +20,11 @@ BOARD_BUCKET = 2  # board calls that may go at once after a quiet spell; then on
 # the board's interval (a bot set to show boards faster shows its lobbies faster too).
 LOBBY_GAP = 1.0
 TURN_STAGGER = 1.0  # seconds: the longest a topic's board lets the others try for the turn first
-# Answers a minute to a chat's people that its boards leave room for, beyond the budget's
-# headroom (a command every ten seconds: more than people type while they watch a game).
-ANSWER_ROOM = 6
+# Answers a minute to a chat's people that its routine calls leave room for, beyond the
+# budget's headroom (`board_room_at`): a command every six or seven seconds, as a forum's
+# people ask while they watch its games, and each game's start, whose lobby answers a
+# /newgame. (Never more than half of what the routine calls may fill.)
+ANSWER_ROOM = 9
 
 
 class GroupCall(StrEnum):
@@ -40,6 +42,13 @@ class GroupCall(StrEnum):
 
 LOBBY_CALLS = {GroupCall.POST_LOBBY, GroupCall.EDIT_LOBBY}
 BOARD_CALLS = {GroupCall.NEW_BOARD, GroupCall.EDIT_BOARD, GroupCall.FINISH_BOARD}
+# The group call that is itself the answer to a person: the lobby his /newgame (or his
+# press on «Rematch») asked for. It goes as answers do, and may take the minute's last calls.
+ANSWER_CALLS = frozenset({GroupCall.POST_LOBBY})
+# A stopped game's board: it tells the chat the game is over, so it goes before the routine
+# calls (no pace, no turn, no room kept for answers to come: it waits for the budget only,
+# first in line), though like them it never takes the last calls, which are the answers'.
+FIRST_CALLS = frozenset({GroupCall.STOP_BOARD})
 
 
 @dataclass(frozen=True)
@@ -148,16 +157,22 @@ def next_group_call(
     `calls` are this match's calls to the group in the last minute, `paced` the board
     calls among them; `chat` all the calls the chat got (None: not known, ours are all
     there is). The chat's minute is one for all of them: nothing goes while `per_minute`
-    of them are in it (the budget leaves the last few of Telegram's limit to answers:
-    see `bot.telegram.call_priority`).
+    of them are in it (`per_minute` is this call's share of the minute: the budget leaves
+    the last few of Telegram's limit to answers, see `bot.telegram.call_priority`).
 
-    A board call waits for its pace, a token bucket: `BOARD_BUCKET` calls may go at once
-    after a quiet spell, then one per `interval` (so moves that come faster are shown
-    together, and no board waits much longer than `interval`). And it leaves room for
-    answers (`board_room_at`). (The chat's boards, all its topics', then also take turns:
-    `board_turn`.) A lobby call only waits `LOBBY_GAP` (or `interval`, if shorter) after
-    our previous call, so a press shows within a second or so; other calls go at once.
+    A lobby asked for (`ANSWER_CALLS`) goes as an answer: at once, while the minute has
+    room. A stopped game's board (`FIRST_CALLS`) goes at once and waits for the budget
+    alone, first in line. Every other call, routine, also leaves room for the answers
+    that may come (`board_room_at`): the lobby's edits and its closing, the boards, the
+    final table. A lobby edit also waits `LOBBY_GAP` (or `interval`, if shorter) after
+    our previous call, so that a burst of presses shows in one edit. A board call waits
+    for its pace, a token bucket: `BOARD_BUCKET` calls may go at once after a quiet
+    spell, then one per `interval` (so moves that come faster are shown together, and no
+    board waits much longer than `interval`). (The chat's boards, all its topics', then
+    also take turns: `board_turn`.)
     """
+    if step.call in FIRST_CALLS:
+        return now
     window = 60.0 if chat is None else chat.window
     mine = sorted(t for t in calls if now - t < window)
     every = mine if chat is None else sorted(t for t in chat.calls if now - t < window)
@@ -165,10 +180,13 @@ def next_group_call(
     for recent in (mine, every):
         if len(recent) >= per_minute:
             earliest = max(earliest, recent[-per_minute] + window)
+    if step.call in ANSWER_CALLS:
+        return earliest
     if step.call in LOBBY_CALLS and mine:
         earliest = max(earliest, mine[-1] + min(LOBBY_GAP, interval))
+    room = board_room_at(every, now, per_minute, window)
     if step.call not in BOARD_CALLS:
-        return earliest  # the lobby, closing it, the final table: at once
+        return max(earliest, room)  # the lobby's edits, closing it, the final table
     # Never faster than the minute allows: one call per interval stays within what our
     # other calls of the minute (the lobby, the final table) and the answers to the chat's
     # people left of `per_minute`, and one call more is left over. Boards slow down for a
@@ -179,7 +197,7 @@ def next_group_call(
     answers = 0 if chat is None else chat.answers
     others = max(0, len(mine) - len(board)) + answers
     own = _token_at(board, now, max(interval, window / max(1, per_minute - others - 1)))
-    return max(earliest, own, board_room_at(every, now, per_minute, window))
+    return max(earliest, own, room)
 
 
 def board_turn(per_minute: int, chat: ChatMinute) -> float:
@@ -201,18 +219,20 @@ def turn_stagger(paced: list[float], now: float, turn: float) -> float:
 
 
 def board_room_at(chat: list[float], now: float, per_minute: int, window: float) -> float:
-    """When a board may take one of the chat's calls and still leave room for answers.
+    """When a routine call (a board, a lobby's edit or closing, a final table) may take
+    one of the chat's calls and still leave room for answers.
 
     `chat`: the chat's calls in the window, oldest first. Room for the answers people may
     ask for now is the budget's headroom; room for those they may ask for later comes
-    from the calls that leave the window meanwhile. So every call in it holds the boards
-    back until a while before it leaves: the calls after it, ours, and `ANSWER_ROOM`
-    answers a minute until it leaves must all fit in `per_minute`. While the calls of
-    the minute are spread out (a board every few seconds), that is no wait; after a
-    burst of them (a forum's lobbies, a flurry of commands) the boards leave the room of
-    the answers that may come until the burst has left the window.
+    from the calls that leave the window meanwhile. So every call in it holds the routine
+    calls back until a while before it leaves: the calls after it, ours, and the answers
+    that may come until it leaves (`ANSWER_ROOM` a minute) must all fit in `per_minute`.
+    While the calls of the minute are spread out (a board every few seconds), that is no
+    wait, or a short one; after a burst of them (games starting in a forum's topics:
+    their lobbies, edits and first boards; a flurry of commands) the routine calls leave
+    the room of the answers that may come until the burst has left the window.
     """
-    rate = ANSWER_ROOM / 60
+    rate = min(ANSWER_ROOM, per_minute / 2) / 60
     room_at = now
     for older, t in enumerate(chat):
         # The calls that may still be made while `t` is in the window: ours, and fewer

@@ -12,7 +12,8 @@ smaller share of the same window (`bot.telegram.call_priority`).
 In each process one dispatcher hands the budget out: answers to a press first,
 then, in turns weighted 4:2:1, the players' hands, the group boards, and the
 rest; within a class, the call that has waited longest first (so every group
-gets its turn however many play). A group whose minute is used up (for that
+gets its turn however many play), after any the caller sent ahead (a stopped game's
+board before the routine ones). A group whose minute is used up (for that
 class), or which Telegram told to wait (429), waits alone; only a wait Telegram
 names for the whole bot stops everyone. (The weights order the calls of one
 process; the processes on one token share its second first come, first served.)
@@ -78,6 +79,7 @@ class _Waiter:
     queued: float = 0.0  # when it joined the line (`since` may be older: see Ticket)
     name: str = ""  # the call's entry in the windows, once granted
     granted: float = 0.0
+    ahead: bool = False  # before the others of its class (see Ticket)
 
 
 class BudgetDispatcher:
@@ -96,9 +98,9 @@ class BudgetDispatcher:
         # Each class's waiters, the one waiting longest first.
         self._queues: dict[Priority, list[_Waiter]] = {p: [] for p in Priority}
         self._passes: dict[Priority, float] = {p: 0.0 for p in Priority}
-        # Chats whose calls of a class wait for their window (each class has its own share
-        # of it) or for a 429.
-        self._chat_ready: dict[tuple[int, Priority], float] = {}
+        # Chats whose calls of a class wait for their window (each class, and the calls sent
+        # ahead in it, has its own share of it) or for a 429.
+        self._chat_ready: dict[tuple[int, Priority, bool], float] = {}
         self._token_ready = 0.0  # while the token's second is full
         self._recent_429: deque[tuple[float, int | None]] = deque()
         self._wake = asyncio.Event()
@@ -140,8 +142,10 @@ class BudgetDispatcher:
             if busy:
                 self._passes[priority] = max(self._passes[priority], min(busy))
         since = self.clock() if ticket.since is None else ticket.since
-        waiter = _Waiter(chat_id, priority, since, loop.create_future(), self.clock())
-        bisect.insort(queue, waiter, key=_since)
+        waiter = _Waiter(
+            chat_id, priority, since, loop.create_future(), self.clock(), ahead=ticket.ahead
+        )
+        bisect.insort(queue, waiter, key=_place)
         self._ensure_dispatcher()
         self._wake.set()
         abandoned: asyncio.Task[bool] | None = None
@@ -199,7 +203,8 @@ class BudgetDispatcher:
         await self.store.pause_budget(None if everyone else chat_id, seconds)
         if chat_id is not None:
             for priority in Priority:
-                self._chat_ready[(chat_id, priority)] = now + seconds
+                for ahead in (False, True):
+                    self._chat_ready[(chat_id, priority, ahead)] = now + seconds
 
     def backlog(self) -> float:
         """Seconds a hand has lately waited for the budget (0 while it is not used up)."""
@@ -255,7 +260,9 @@ class BudgetDispatcher:
         now = self.clock()
         group = waiter.chat_id is not None and waiter.chat_id < 0
         limit = max(1, int(self.per_second * TOKEN_SHARE))
-        chat_limit = group_limit(waiter.priority, self.group_per_minute) if group else 0
+        chat_limit = (
+            group_limit(waiter.priority, self.group_per_minute, waiter.ahead) if group else 0
+        )
         name = call_name(self._prefix, next(self._names), waiter.priority)
         wait_ms, why = await self.store.take_budget(
             waiter.chat_id, now, limit, TOKEN_WINDOW, chat_limit, GROUP_WINDOW, name
@@ -270,10 +277,10 @@ class BudgetDispatcher:
         if waiter.future.done():
             return  # given up meanwhile
         ready = now + wait_ms / 1000
-        bisect.insort(self._queues[waiter.priority], waiter, key=_since)  # its place kept
+        bisect.insort(self._queues[waiter.priority], waiter, key=_place)  # its place kept
         if why == 2 and waiter.chat_id is not None:
             self.waits_for_window += 1
-            self._chat_ready[(waiter.chat_id, waiter.priority)] = ready  # only this chat waits
+            self._chat_ready[_share(waiter)] = ready  # only this chat waits
         else:
             # The token's second is full (or Telegram asked the whole bot to wait): every
             # call waits; the turns then pick who goes first.
@@ -312,7 +319,7 @@ class BudgetDispatcher:
         for index, waiter in enumerate(queue):
             if waiter.future.done():
                 continue
-            key = (waiter.chat_id or 0, priority)
+            key = _share(waiter)
             ready = self._chat_ready.get(key)
             if ready is not None and ready > now:
                 continue
@@ -326,7 +333,7 @@ class BudgetDispatcher:
         """Until a new call is queued, or the first waiting chat or class may go on."""
         now = self.clock()
         readies = [
-            max(self._chat_ready.get((w.chat_id or 0, w.priority), now), self._token_ready)
+            max(self._chat_ready.get(_share(w), now), self._token_ready)
             for queue in self._queues.values()
             for w in queue
             if not w.future.done()
@@ -336,5 +343,12 @@ class BudgetDispatcher:
             await asyncio.wait_for(self._wake.wait(), timeout)
 
 
-def _since(waiter: _Waiter) -> float:
-    return waiter.since
+def _share(waiter: _Waiter) -> tuple[int, Priority, bool]:
+    """Which share of its chat's minute a waiter's call takes (see `group_limit`)."""
+    return waiter.chat_id or 0, waiter.priority, waiter.ahead
+
+
+def _place(waiter: _Waiter) -> tuple[bool, float]:
+    """A waiter's place in its class's line: those sent ahead first, then the one waiting
+    longest."""
+    return not waiter.ahead, waiter.since

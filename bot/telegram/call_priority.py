@@ -4,8 +4,12 @@ A group's minute is one for the whole chat: every forum topic's board and every
 answer in it count in the same window. Answers to people come first there: boards,
 lobbies and notices never take the last few calls of the minute (`GROUP_HEADROOM`),
 so an answer finds room at once however busy the chat's games are, and a board
-waits while the minute is that full. (The delivery layer paces the boards from the
-same window, `BudgetStore.group_calls`, so that they wait before they are drawn.)
+waits while the minute is that full. A lobby someone's /newgame asked for is such an
+answer; a stopped game's board is a board, sent ahead of the others (`Ticket.ahead`:
+first in line, and it may take the last call but one).
+(The delivery layer paces the boards, lobbies and final tables from the same window,
+`BudgetStore.group_calls`, so that they wait before they are drawn, and leave room for
+the answers still to come: `bot.delivery.plan.board_room_at`.)
 """
 
 from __future__ import annotations
@@ -28,12 +32,16 @@ class Ticket:
 
     `since`: when the work this call is for began waiting (a call made again after
     its predecessor was given up keeps its place in line). `abandon`: set when the
-    call is no longer worth making; it then leaves the line (`Superseded`).
+    call is no longer worth making; it then leaves the line (`Superseded`). `ahead`:
+    the call goes before the others of its class (a stopped game's board, which says
+    the game is over, before the routine boards), and may take one call more of the
+    group's minute than they (`AHEAD_HEADROOM`).
     """
 
     priority: Priority
     since: float | None = None
     abandon: asyncio.Event | None = None
+    ahead: bool = False
 
 
 # Of a group's calls a minute, how many each class leaves untaken: an answer to a person
@@ -41,6 +49,10 @@ class Ticket:
 # busy forum would otherwise fill every minute, and answers wait for a call to leave it);
 # notices ("my answer is above") leave two more, to the boards.
 GROUP_HEADROOM = {Priority.ANSWER: 0, Priority.HAND: 2, Priority.BOARD: 2, Priority.OTHER: 4}
+# A call sent ahead of its class (a stopped game's board: the game is over, the board must
+# not go on naming whose turn it is) leaves only the last call to answers: it goes while
+# the routine boards wait for the minute, and an answer still finds room.
+AHEAD_HEADROOM = 1
 GROUP_WINDOW = 61.0  # a second more than Telegram's minute
 
 
@@ -57,6 +69,10 @@ def call_class(name: str) -> Priority | None:
         return None
 
 
-def group_limit(priority: Priority, per_minute: int) -> int:
-    """How many calls a group may have had in its window for a call of this class to go."""
-    return max(1, per_minute - GROUP_HEADROOM[priority])
+def group_limit(priority: Priority, per_minute: int, ahead: bool = False) -> int:
+    """How many calls a group may have had in its window for a call of this class (sent
+    `ahead` of its class or not: see `Ticket`) to go."""
+    headroom = GROUP_HEADROOM[priority]
+    if ahead:
+        headroom = min(headroom, AHEAD_HEADROOM)
+    return max(1, per_minute - headroom)

@@ -21,7 +21,7 @@ from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.telegram import api
 from bot.telegram.budget import CallBudget
-from bot.telegram.call_priority import Priority, group_limit
+from bot.telegram.call_priority import Priority, Ticket, group_limit
 from engine import Game
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons
 from tests.fakebotapi import FakeBotApi, MessageView
@@ -319,3 +319,51 @@ async def test_an_answer_finds_room_in_a_minute_the_boards_filled(
         await client.aclose()
     assert h.api.over_limit_calls(group) == 0
     assert [m.text for m in h.api.messages(group, from_bot=True)][-1] == "the answer"
+
+
+# 12 ----------------------------------------------------------------------------------
+
+
+async def test_a_stopped_games_board_goes_before_the_routine_boards(
+    h: Harness, redis_url: str
+) -> None:
+    """Seen: a stopped game's board kept «Ходит: Борис» for 34 s while the forum's minute
+    was full. Sent ahead of its class, it goes while the routine boards wait for the
+    minute (it may take the last call but one), and still leaves the last to answers."""
+    h.api.set_flood_limits(group_per_minute=20)
+    (andrey,) = h.people("Андрей")
+    group = h.group(andrey)
+    client = Redis.from_url(redis_url)
+    budget = CallBudget(30, 20)
+    budget.store = Store(client, Keys(h.key_prefix)).budget
+    bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
+    await bot.initialize()
+    ahead = Ticket(Priority.BOARD, ahead=True)
+    try:
+        for number in range(group_limit(Priority.BOARD, 20)):
+            sent = await api.send_text(bot, group, f"board {number}", priority=Priority.BOARD)
+            assert sent.ok
+        routine = asyncio.create_task(
+            api.send_text(bot, group, "a routine board", priority=Priority.BOARD)
+        )
+
+        async def routine_waits() -> bool:
+            return budget.waits_for_window > 0
+
+        await h.until(routine_waits, "the routine board waiting for the group's minute")
+        asked = time.monotonic()
+        stopped = await api.send_text(bot, group, "the game is stopped", priority=ahead)
+        assert stopped.ok and time.monotonic() - asked < 2.0
+        another = asyncio.create_task(api.send_text(bot, group, "stopped too", priority=ahead))
+        await h.until(lambda: budget.queued() == 2, "the second stopped board in line")
+        answer = await api.send_text(bot, group, "the answer")  # the minute's last call
+        assert answer.ok
+        assert not routine.done() and not another.done()
+        routine.cancel()
+        another.cancel()
+    finally:
+        await bot.shutdown()
+        await client.aclose()
+    assert h.api.over_limit_calls(group) == 0
+    texts = [m.text for m in h.api.messages(group, from_bot=True)]
+    assert texts[-2:] == ["the game is stopped", "the answer"]

@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 from bot.delivery.group import earlier_final
 from bot.delivery.group_results import apply_result
 from bot.delivery.plan import (
+    ANSWER_CALLS,
     ANSWER_ROOM,
     BOARD_BUCKET,
+    FIRST_CALLS,
     LOBBY_GAP,
     RETIRE_TRIES,
     TURN_STAGGER,
@@ -33,6 +35,7 @@ from bot.delivery.plan import (
 from bot.game import computer
 from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
 from bot.telegram.api import Outcome, Result
+from bot.telegram.call_priority import Priority, group_limit
 from engine import DRAW, Game, pack, unpack
 from tests.bot.conftest import position
 
@@ -253,10 +256,11 @@ def test_the_board_shown_longest_ago_tries_for_the_turn_first() -> None:
 def test_after_a_burst_boards_leave_room_for_the_answers_to_come() -> None:
     """Fourteen calls at once (a forum's lobbies, a flurry of commands) leave three of the
     boards' seventeen until they leave the window, 61 s later. A board takes one only once
-    fewer than three answers (at ANSWER_ROOM a minute) may come before the burst leaves."""
+    fewer than three answers (at ANSWER_ROOM a minute, or at half the boards' share if that
+    is less) may come before the burst leaves."""
     burst = [0.0] * 14
     room_at = board_room_at(burst, 5.0, 17, 61.0)
-    assert room_at == pytest.approx(61 - 3 * 60 / ANSWER_ROOM)
+    assert room_at == pytest.approx(61 - 3 * 60 / min(ANSWER_ROOM, 17 / 2))
     assert next_group_call([], [], 5.0, 3.5, 17, BOARD, ChatMinute(tuple(burst), 0, 61.0)) == (
         pytest.approx(room_at)
     )
@@ -266,6 +270,43 @@ def test_after_a_burst_boards_leave_room_for_the_answers_to_come() -> None:
     # With the window full, only its oldest call leaving makes room.
     full = [float(t) for t in range(17)]
     assert board_room_at(full, 20.0, 17, 61.0) == 61.0
+
+
+def test_while_games_start_their_routine_calls_leave_room_for_the_answers_to_come() -> None:
+    """Seen: two topic games starting in one minute filled the forum's minute with their
+    lobbies' edits, and a /newgame waited 32 s. Every routine call of a match now leaves
+    room for the answers that may come, as the boards do: the lobby's edits, closing it,
+    the first board, the final table. The lobby a /newgame asked for is itself an answer."""
+    burst = ChatMinute(tuple([0.0] * 14), answers=0, window=61.0)
+    routine = group_limit(Priority.BOARD, 20)
+    room_at = board_room_at(list(burst.calls), 5.0, routine, 61.0)
+    assert room_at > 5.0
+    for call in (GroupCall.EDIT_LOBBY, GroupCall.CLOSE_LOBBY, GroupCall.NEW_BOARD):
+        step = GroupStep(call, call.value)
+        assert next_group_call([], [], 5.0, 3.5, routine, step, burst) == pytest.approx(room_at)
+    final = GroupStep(GroupCall.FINAL, "final")
+    assert next_group_call([], [], 5.0, 3.5, routine, final, burst) == pytest.approx(room_at)
+    # The lobby asked for goes at once, in the answers' share of the minute: all of it.
+    post = GroupStep(GroupCall.POST_LOBBY, "post_lobby:0")
+    assert post.call in ANSWER_CALLS
+    answers = group_limit(Priority.ANSWER, 20)
+    assert next_group_call([], [], 5.0, 3.5, answers, post, burst) == 5.0
+    full = ChatMinute(tuple(float(t) for t in range(20)), answers=20, window=61.0)
+    assert next_group_call([], [], 25.0, 3.5, answers, post, full) == 61.0
+
+
+def test_a_stopped_games_board_is_not_paced_and_goes_ahead_of_the_routine_boards() -> None:
+    """Seen: a stopped game's board went on naming whose turn it was for 34 s. It waits
+    for no pace, turn or room: only for the budget, which lets it go first of the boards
+    and take one call of the minute more than they (never the answers' last one)."""
+    stop = GroupStep(GroupCall.STOP_BOARD, "stop:1")
+    assert stop.call in FIRST_CALLS
+    full = ChatMinute(tuple([0.0] * 18), answers=0, window=61.0, boards=18)
+    assert next_group_call([0.0] * 18, [0.0] * 18, 5.0, 3.5, 18, stop, full) == 5.0
+    assert next_group_call([0.0] * 18, [0.0] * 18, 5.0, 3.5, 18, BOARD, full) == 61.0
+    assert group_limit(Priority.BOARD, 20, ahead=True) == 19
+    assert group_limit(Priority.BOARD, 20) == 18
+    assert group_limit(Priority.ANSWER, 20, ahead=True) == 20
 
 
 @settings(max_examples=200, deadline=None)

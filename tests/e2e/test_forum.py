@@ -143,3 +143,139 @@ def test_answers_in_a_forum_of_three_busy_games_come_within_seconds(
     # nothing, and no 60 s held more than 20 calls.
     assert api.over_limit_calls(group) == 0
     assert api.max_calls_in_window(group, window=60.0) <= GROUP_LIMIT
+
+
+PRESS_GAP = 1.2  # seconds between a person's presses in a lobby: each shows in an edit of its own
+
+
+def open_topic_game_at_a_persons_pace(
+    api: FakeBotApi, group: int, thread: int, user: int, asker: int, question: str | None
+) -> None:
+    """In this topic: /newgame fives, then a press every PRESS_GAP seconds as a person
+    makes them (three easy computers, the time per move, the person joins, leaves, joins
+    again, Start), and meanwhile someone may ask the bot a `question` there. Each press
+    changes the lobby: made as they come, a start costs the chat ten calls (the lobby,
+    seven edits, closing it, the first board)."""
+    sent = api.send_text(user, group, "/newgame fives", thread_id=thread)
+    lobby = api.wait_message(
+        group, thread_id=thread, after=sent, where=lambda m: bool(m.buttons), timeout=30
+    )
+    for button in ["Лёгкий"] * 3 + ["Время хода", JOIN, "Выйти", JOIN, "Начать"]:
+        time.sleep(PRESS_GAP)
+        if button is JOIN:
+            joined = api.follow_url_button(user, group, lobby.id, JOIN)
+            api.wait_message(user, after=joined, contains="присоединились", timeout=30)
+            continue
+        query = api.press_button(user, group, lobby.id, re.compile(button))
+        text, alert = api.callback_answer(query, timeout=15)
+        assert not alert, text
+        if button == "Время хода" and question is not None:
+            api.send_text(asker, group, question, thread_id=thread)
+
+
+class ForumWatch:
+    """When the bot's answers to what people asked in the forum took effect (the fake's
+    clock), and each topic's first board."""
+
+    def __init__(self, api: FakeBotApi, group: int) -> None:
+        self.group = group
+        self.asked: dict[str, tuple[int, float]] = {}  # what -> (the message asking, when)
+        self.shown: dict[str, float] = {}  # what -> when its answer took effect
+        self.boards: dict[int, int] = {}  # topic -> its first board's message id
+        api.on_bot_message(self.note)
+
+    def ask(self, api: FakeBotApi, who: int, what: str, thread: int | None) -> None:
+        when = time.monotonic()
+        self.asked[what] = (api.send_text(who, self.group, what, thread_id=thread), when)
+
+    def expect(self, what: str, message_id: int) -> None:
+        """From now on, `message_id`'s next edit is the answer to `what`."""
+        self.asked[what] = (message_id, time.monotonic())
+
+    def note(self, event: Any) -> None:
+        view = event.view
+        if event.chat_id != self.group or view is None:
+            return
+        if event.kind == "sent" and view.photo and view.thread_id is not None:
+            self.boards.setdefault(view.thread_id, event.message_id)
+        for what, (message_id, _) in list(self.asked.items()):
+            if what in self.shown:
+                continue
+            if what == "/newgame":  # its answer is the lobby, in General
+                came = event.kind == "sent" and view.thread_id is None and bool(view.buttons)
+                came = came and event.message_id > message_id
+            elif what == "stopped board":  # the board says who stopped the game
+                came = event.message_id == message_id and "/stop (Андрей)" in view.content
+            else:
+                came = event.kind == "sent" and view.reply_to == message_id
+            if came:
+                self.shown[what] = event.time
+
+    def waits(self) -> dict[str, float]:
+        return {what: round(self.shown[what] - when, 2) for what, (_, when) in self.asked.items()}
+
+
+def two_topic_games_start(
+    api: FakeBotApi, questions: tuple[str | None, str | None]
+) -> tuple[int, list[int], list[int], int, ForumWatch, list[Human]]:
+    """A forum whose two topics each start a game, one after the other within the
+    minute; the group, its topics, their players, a member who asks, what the chat
+    was shown, and the players, who play on."""
+    players = [api.add_user(name, language_code="ru") for name in ("Андрей", "Борис")]
+    asker = api.add_user("Зритель", language_code="ru")
+    group = api.add_group("Форум", owner=players[0], members=[*players[1:], asker], is_forum=True)
+    threads = [api.add_topic(group, f"Стол {n}", by=players[n]) for n in range(2)]
+    watch = ForumWatch(api, group)
+    for player, thread, question in zip(players, threads, questions, strict=True):
+        open_topic_game_at_a_persons_pace(api, group, thread, player, asker, question)
+    humans = [Human(api, player, random.Random(n)) for n, player in enumerate(players)]
+    return group, threads, players, asker, watch, humans
+
+
+def play_until(humans: list[Human], done: Any, timeout: float, what: str) -> None:
+    """The people play their turns (their games keep the boards busy) until `done()`."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"{what}: not within {timeout:g} s"
+        if not any([human.act() for human in humans]):
+            time.sleep(0.05)
+
+
+def test_answers_come_within_seconds_while_two_topic_games_start(
+    api: FakeBotApi, bot: BotProcess
+) -> None:
+    """Two topic games start within one minute, and people ask the bot a few things
+    meanwhile: the lobbies' edits, their closing and the first boards leave room for the
+    answers. A /newgame in General gets its lobby and a /score in a topic its answer
+    within seconds. (Before, the lobbies' edits took all the minute but the answers'
+    last two calls, and the new lobby waited for them to leave it: 43-49 s.)"""
+    group, threads, _, asker, watch, humans = two_topic_games_start(api, ("/rules", "/help"))
+    watch.ask(api, asker, "/newgame", None)
+    watch.ask(api, asker, "/score", threads[1])
+    play_until(humans, lambda: set(watch.asked) <= set(watch.shown), 90, "the answers")
+    waits = watch.waits()
+    assert max(waits.values()) <= ANSWER_P99, waits
+    assert api.over_limit_calls(group) == 0
+    assert api.max_calls_in_window(group, window=60.0) <= GROUP_LIMIT
+
+
+def test_a_stopped_games_board_says_so_within_seconds_while_two_topic_games_start(
+    api: FakeBotApi, bot: BotProcess
+) -> None:
+    """Two topic games start within one minute, and Andrey stops his at once: his
+    board stops naming whose turn it is within seconds, before the routine calls of
+    the starts. (Before, it waited for the lobbies' edits to leave the minute: 44 s.)"""
+    group, threads, players, _, watch, humans = two_topic_games_start(api, (None, None))
+    play_until(humans, lambda: threads[0] in watch.boards, 90, "the first topic's board")
+    watch.ask(api, players[0], "/stop", threads[0])
+    play_until(humans, lambda: "/stop" in watch.shown, 90, "the question of /stop")
+    question = api.last_message(group, where=lambda m: m.reply_to == watch.asked["/stop"][0])
+    assert question is not None
+    watch.expect("stopped board", watch.boards[threads[0]])
+    query = api.press_button(players[0], group, question.id, re.compile("Да, закончить"))
+    assert not api.callback_answer(query, timeout=15).show_alert
+    play_until(humans, lambda: "stopped board" in watch.shown, 90, "the stopped board")
+    waits = watch.waits()
+    assert max(waits.values()) <= ANSWER_P99, waits
+    assert api.over_limit_calls(group) == 0
+    assert api.max_calls_in_window(group, window=60.0) <= GROUP_LIMIT
