@@ -122,7 +122,7 @@ def landing(table: Table, variant: str, tile: Tile, end: End) -> dict[str, Any]:
         "tile": str(tile),
         "pips": [first, second],
         "double": double,
-        "across": double and box != open_end.slot.box and not open_end.slot.corner,
+        "across": double and open_end.across,
         "corner": open_end.slot.corner,
         "end": end.name,
         "travel": travel.name,

@@ -64,12 +64,14 @@ class Spot:
 @dataclass(frozen=True, slots=True)
 class OpenEnd:
     """An open end: where its next tile goes (`slot.box`, `slot.travel`), and where a
-    double laid there would lie (`double`: across it, or the corner's own place)."""
+    double laid there would lie (`double`: across it, or the corner's own place);
+    `across`: whether a double laid there would lie across (it may become the hub)."""
 
     end: End
     value: int
     slot: Slot
     double: Box
+    across: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,9 +280,9 @@ class _Layer:
 
     def _open_end(self, end: End, value: int, seq: int) -> OpenEnd:
         _, slot = self._slot(end, seq, replay=False)
-        across = self.rules.hubs and not self.hub_before(seq) and slot.across is not None
+        across = self.rules.hubs and not self.hub_before(seq)
         double = slot.across if across and slot.across is not None else slot.box
-        return OpenEnd(end, value, slot, double)
+        return OpenEnd(end, value, slot, double, across)
 
 
 def _distance(a: Box, b: Box) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -115,7 +116,7 @@ def check_chains(table: Table, grid: Grid) -> None:
     hub = table.hub_tile()
     chains = {end: _chain(table, grid, end) for end in End if table.arm(end)}
     for end, chain in chains.items():
-        for before, spot in zip(chain, chain[1:], strict=False):
+        for before, spot in pairwise(chain):
             assert _touch(before.box, spot.box), (end, before, spot)
             near = {p for box, p in _halves(spot) if _touch(box, before.box)}
             far = {p for box, p in _halves(before) if _touch(box, spot.box)}
@@ -159,7 +160,6 @@ def check_ends(table: Table, grid: Grid) -> None:
             assert _touch(last.box, box), (open_end, last)
         check_arrow(open_end, last.box)
         x, y = open_end.slot.mark
-        lx0, ly0, lx1, ly1 = last.box
         # The mark lies just past the last tile, where the next one goes.
         assert _distance((x, y, x, y), last.box) <= 1, (open_end, last)
         assert not any(s.box[0] < x < s.box[2] and s.box[1] < y < s.box[3] for s in spots)
@@ -215,7 +215,7 @@ def test_random_games_lay_every_tile_once_and_for_all(
     to a free slot, and the tile laid there lands in it."""
     for tables in rounds(variant, players, seed):
         final = check_grid(tables[-1][0], variant)
-        for (table, move), (after, _) in zip(tables, tables[1:], strict=False):
+        for (table, move), (after, _) in pairwise(tables):
             grid = check_grid(table, variant)
             count = len(grid.spots)
             assert [_placed_part(s) for s in grid.spots] == [
