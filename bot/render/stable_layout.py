@@ -252,11 +252,7 @@ class _Layer:
             return arm[-1].box
         if end in (End.W, End.E):
             return self.spots[0].box
-        return self.places[self._hub_place_tile()].box
-
-    def _hub_place_tile(self) -> Placed:
-        assert self.hub is not None, "an N or S end without a hub"
-        return self.hub
+        return self._hub_place().box
 
     def _lay(self, seq: int, end: End, index: int, placed: Placed) -> None:
         course, slot = self._slot(end, seq, replay=True)
