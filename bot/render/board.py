@@ -48,7 +48,7 @@ def draw_board(
 ) -> Image.Image:
     canvas = _background().copy()
     lanes = view.rules.lanes
-    layout = board_layout(view.table, lanes=lanes)
+    layout = board_layout(view.table, view.variant)
     if lanes and layout.center is not None:
         draw_lanes(canvas, layout, tr)
     _draw_tiles(canvas, layout, end_marks(view))
@@ -75,7 +75,7 @@ def _background() -> Image.Image:
 def end_marks(view: SeatView) -> list[tuple[EndMark, EndName]]:
     """Each open end's mark on the board: where it lies, and the name it shows (the
     end's colour, and the way the next tile there will be drawn)."""
-    layout = board_layout(view.table, lanes=view.rules.lanes)
+    layout = board_layout(view.table, view.variant)
     names = end_names(view.table, view.variant)
     return [(mark, names_or_own(names, mark.end)) for mark in layout.marks]
 

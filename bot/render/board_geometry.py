@@ -2,7 +2,8 @@
 
 The board (the tiles' part of the picture) lies above the panel. A layout
 (`bot.render.layout`) gives every table tile a `TileBox` and every open end an
-`EndMark`, worked out with the sizes of a `Geometry`.
+`EndMark`, in pixels: the grid layout (`bot.render.stable_layout`) scaled and
+centred to fit the board (`bot.render.fitting`).
 """
 
 from __future__ import annotations
@@ -24,12 +25,16 @@ PANEL_MARGIN = 28  # the panel's left and right margins
 # smallest, a pip is still 4 px wide when a phone shows the picture 400 px wide.
 TILE_MAX = 192
 TILE_MIN = 128
-TILE_STEP = 16
+TILE_STEP = 8
 TILE_SIZES = tuple(range(TILE_MAX, TILE_MIN - 1, -TILE_STEP))
 MIN_TILE_LONG = TILE_MIN
+# Below the minimum, only for a table that would not fit at it: a layout that never
+# moves a tile cannot fold a long table as tightly as one laid out afresh each move.
+FALLBACK_SIZES = tuple(range(TILE_MIN - TILE_STEP, 63, -TILE_STEP))
 GAP = 2  # between tiles laid end to end
 MARGIN = 14  # between the tiles and the board's edge
 LANE_TAB = 52  # twolane: room for a lane's label next to the opening
+LANE_TAB_WIDTH = 200  # and its width (the label's, with room to spare)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +92,9 @@ class TileBox:
 class EndMark:
     """Where an open end is marked: the spot the next tile of that end goes to.
 
-    `travel` is the way the ray runs through that slot in this layout (before a
-    corner: the way the corner turns). The arrow drawn there is the end's name
-    (`bot.render.ends`), worked out from the layout after a tile is laid: the
-    layout may change with that tile, and the arrow says where it will be drawn.
+    `travel` is the way the ray runs through that slot (before a corner: the way
+    the corner turns), which is the arrow of the end's name (`bot.render.ends`):
+    a laid tile never moves, so the next one lands there, whatever it is.
     """
 
     end: End
@@ -109,39 +113,16 @@ class EndMark:
 class BoardLayout:
     boxes: tuple[TileBox, ...]
     marks: tuple[EndMark, ...]
-    rays: dict[End, tuple[TileBox, ...]]  # the tiles of each ray, from the centre outward
-    center: TileBox | None
+    rays: dict[End, tuple[TileBox, ...]]  # each arm's tiles, from the opening or hub out
+    center: TileBox | None  # the opening
     width: int
     height: int
     tile: int  # the long side of the tiles, in pixels
     corners: int = 0  # how many times the rays turn
-    # Where the centre was laid out, before the drawing moved to the middle: the
-    # rays' corners depend on it (the tests compare layouts by it).
-    origin: tuple[int, int] = (0, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class Geometry:
-    """The sizes a layout is computed with (the defaults are the product's)."""
-
-    width: int = BOARD_WIDTH
-    height: int = BOARD_HEIGHT
-    tile: int = TILE_MIN
-    gap: int = GAP
-    margin: int = MARGIN
-
-    @property
-    def short(self) -> int:
-        return self.tile // 2
-
-    @property
-    def pitch(self) -> int:
-        return self.tile + self.gap
-
-    @property
-    def separation(self) -> int:
-        """Between different rays: as far as the rows of one ray lie apart, no closer."""
-        return self.pitch - self.short
+    # Where the grid's (0, 0) lies (the opening's centre), and the pixels of a grid
+    # unit (a quarter of a tile and the gap after it).
+    origin: tuple[float, float] = (0.0, 0.0)
+    unit: float = 0.0
 
 
 def mark_size(tile: int) -> int:

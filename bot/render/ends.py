@@ -3,10 +3,8 @@
 An end is named by its colour and an arrow: «🔵⬅️». The colour belongs to the end
 for the whole round (W blue, E orange, N white, S black), so no two open ends ever
 share a name, whatever their arrows. The arrow is the way the next tile laid there
-is drawn. It is read from the layout of the table *with* that tile, not from the
-slot the current layout keeps for it: a tile can change the layout (a smaller size,
-the centre moved, a corner sooner or later, the muggins house closed), and the arrow
-has to say where the tile will really go.
+is drawn: the slot the layout keeps for that end (`bot.render.stable_layout`), which
+is where any tile laid there goes, since a laid tile never moves.
 """
 
 from __future__ import annotations
@@ -15,13 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.render.layout import TableKey, next_travel, table_shape
+from bot.render.stable_layout import TableKey, grid_of, table_shape
 from bot.render.theme import RGB
-from engine.ai.greedy import laid
-from engine.moves import Play
 from engine.table import Table
-from engine.tiles import MAX_PIP, End, Tile
-from engine.variants import ruleset
+from engine.tiles import End, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,27 +90,8 @@ def label(name: EndName, value: int | Tile) -> str:
 @lru_cache(maxsize=256)
 def _names(key: TableKey, variant: str) -> tuple[tuple[End, EndName], ...]:
     # Cached: the board, its caption, the hands and the buttons all name the same table.
-    table = key.table
-    return tuple(
-        (end, EndName(end, _direction(table, variant, end, value))) for end, value in table.ends
-    )
-
-
-def _direction(table: Table, variant: str, end: End, value: int) -> End:
-    """The way an ordinary tile (not a double) laid at `end` now is drawn.
-
-    It is laid as the game lays it (a muggins tile may close the house, which then
-    becomes the board's centre). A double is drawn the same way, but for the `fives`
-    spinner, which lies across the centre; a move of several doubles lays more
-    tiles at once, which can move the board more.
-    """
-    ordinary = Tile.of(value, (value + 1) % (MAX_PIP + 1))
-    rules = ruleset(variant)
-    after = laid(rules, table, Play(ordinary, end))
-    try:
-        return next_travel(after, end, rules.lanes)
-    except ValueError:  # a table too large to draw (none a game can reach)
-        return end
+    grid = grid_of(key.table, variant)
+    return tuple((end.end, EndName(end.end, end.slot.travel)) for end in grid.ends)
 
 
 def names_or_own(names: Mapping[End, EndName] | None, end: End) -> EndName:

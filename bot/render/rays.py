@@ -1,73 +1,82 @@
-"""The table as the board lays it out: a centre tile and the rays running from it.
+"""The rays that leave the opening and the hub, each with the quarter of the table it keeps to.
 
-The centre is the hub (the `fives` spinner or the `muggins` house, drawn across
-the line) once there is one, else the opening. From it run four rays: the line
-westward and eastward, and the hub's N and S arms.
+The line leaves the opening westward and eastward: W turns north, E south. The
+hub (the `fives` spinner or the `muggins` house) lies across the line wherever
+it was laid, and three rays leave it: the line going on, and the N and S arms.
+Each of them runs straight, then turns into a quarter of the plane around the
+hub that no other ray uses: the three turn the same way round (a pinwheel), and
+the way round is the one that leaves free the quarter where the rest of the
+table lies (the line back to the opening, and the other end's ray).
+
+Every frame is worked out from where the opening or the hub lies, nothing else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.table import Placed, Table
+from bot.render.snake import SEPARATION, STEP, Bounds, Box, Frame, opposite, turned
 from engine.tiles import End
+
+# Where the rest of the table lies, seen from a hub in the W or the E arm: the
+# W ray runs west and north, the E ray east and south, so the opening and the
+# other ray lie south-east of a hub in the W arm, north-west of one in the E arm.
+BEHIND: dict[End, tuple[int, int]] = {End.W: (1, 1), End.E: (-1, -1)}
+# Which of a hub's two free sides is its N arm: the first of these it has.
+NORTH_FIRST = (End.N, End.W, End.E, End.S)
 
 
 @dataclass(frozen=True, slots=True)
-class RayTile:
-    """A tile of a ray (or the centre tile), with its pips named from the centre out."""
+class HubPlace:
+    """A double laid across the line (the hub, or one that may still become it).
 
-    placed: Placed
-    arm: End | None
-    index: int
-    near: int  # the half touching the tile nearer the centre
-    far: int
+    `back`: the way to the tile it was laid against; `on`: the way the line goes on
+    from it (None for both: the opening); `side`: the arm it lies in (None: the
+    opening).
+    """
 
+    box: Box
+    back: End | None = None
+    on: End | None = None
+    side: End | None = None
 
-def table_rays(table: Table) -> tuple[RayTile, dict[End, list[RayTile]], int]:
-    """The centre tile, the tiles of each ray from the centre out, and how many
-    tiles along the line the centre lies from the opening (negative: westward)."""
-    opening = table.opening
-    assert opening is not None
-    west_arm, east_arm = table.arm(End.W), table.arm(End.E)
-    # The line from its W end to its E end, each tile with its west and east halves.
-    line: list[tuple[Placed, End | None, int, int, int]] = [
-        (p, End.W, i, p.outer, p.inner) for i, p in reversed(list(enumerate(west_arm)))
-    ]
-    line.append((opening, None, 0, opening.inner, opening.outer))
-    line.extend((p, End.E, i, p.inner, p.outer) for i, p in enumerate(east_arm))
-    middle = len(west_arm)
-    if table.hub is None:
-        c = middle
-    else:
-        side, index = table.hub
-        c = middle if side is None else middle - 1 - index if side is End.W else middle + 1 + index
-    placed, arm, index, west, east = line[c]
-    if table.hub is None:
-        center = RayTile(placed, arm, index, west, east)
-    else:
-        center = RayTile(placed, arm, index, placed.inner, placed.outer)
-    rays: dict[End, list[RayTile]] = {
-        End.W: [RayTile(p, a, i, e, w) for p, a, i, w, e in reversed(line[:c])],
-        End.E: [RayTile(p, a, i, w, e) for p, a, i, w, e in line[c + 1 :]],
-    }
-    if table.hub is not None:
-        for end in (End.N, End.S):
-            rays[end] = [RayTile(p, end, i, p.inner, p.outer) for i, p in enumerate(table.arm(end))]
-    return center, rays, c - middle
+    @property
+    def centre(self) -> tuple[int, int]:
+        left, top, right, bottom = self.box
+        return ((left + right) // 2, (top + bottom) // 2)
 
 
-def ray_lengths(table: Table) -> dict[End, int]:
-    """How many tiles each ray holds (as `table_rays` lays them out, but counted only)."""
-    west, east = len(table.arm(End.W)), len(table.arm(End.E))
-    if table.hub is None:
-        return {End.W: west, End.E: east}
-    side, index = table.hub
-    # The hub's place along the line, counted from the opening (W negative).
-    at = 0 if side is None else -1 - index if side is End.W else 1 + index
+def opening_frames(box: Box, bounds: Bounds) -> dict[End, Frame]:
+    """The W and E rays of an opening that is not a hub (nor may become one)."""
+    half = (box[2] - box[0]) // 2
     return {
-        End.W: west + at,
-        End.E: east - at,
-        End.N: len(table.arm(End.N)),
-        End.S: len(table.arm(End.S)),
+        End.W: Frame.within((0, 0), End.W, End.N, half, half + SEPARATION, bounds),
+        End.E: Frame.within((0, 0), End.E, End.S, half, half + SEPARATION, bounds),
     }
+
+
+def hub_frames(place: HubPlace, bounds: Bounds) -> dict[End, Frame]:
+    """The frames of the rays that leave the hub, by the end they carry: W or E for the
+    line going on (both, for the opening), N and S for the arms."""
+    if place.back is None or place.on is None or place.side is None:
+        ways = {End.W: End.W, End.E: End.E, End.N: End.N, End.S: End.S}
+        clockwise = True
+    else:
+        free = [w for w in End if w not in (place.back, place.on)]
+        north = next(w for w in NORTH_FIRST if w in free)
+        south = next(w for w in free if w is not north)
+        ways = {place.side: place.on, End.N: north, End.S: south}
+        (bx, by), (cx, cy) = STEP[place.back], STEP[turned(place.back, True)]
+        clockwise = (bx + cx, by + cy) == BEHIND[place.side]
+    return {end: _frame(place, way, clockwise, bounds) for end, way in ways.items()}
+
+
+def _frame(place: HubPlace, way: End, clockwise: bool, bounds: Bounds) -> Frame:
+    left, top, right, bottom = place.box
+    half = (right - left) // 2 if way in (End.W, End.E) else (bottom - top) // 2
+    return Frame.within(place.centre, way, turned(way, clockwise), half, half + SEPARATION, bounds)
+
+
+def back_of(frame: Frame) -> End:
+    """The way back along a ray's first row: to the tile it was laid against."""
+    return opposite(frame.d)

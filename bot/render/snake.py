@@ -1,181 +1,180 @@
-"""How one ray of the board snakes from the centre tile towards the board's edge.
+"""How one ray of the table runs, in grid units: straight, then round a corner, never back.
 
-A ray runs straight until it nears the edge of the board, then turns a corner
-and snakes back in rows (W, E rays) or columns (N, S rays):
+A ray is laid in a *frame*: `u` runs along its first row, away from where it
+starts; `v` across, towards the side it turns to. It runs straight until it
+would leave a box around the opening that depends only on the game (but for two
+tiles at least), then a corner tile, laid across, turns it:
 
-- W turns up, N turns right, E turns down, S turns left (a pinwheel), so each
-  ray snakes in its own quarter of the board;
-- a ray's later rows keep away from the centre's column or row, where the
-  neighbouring ray runs, as far as the rows of one ray lie apart: a ray folds
-  back only beside itself, never beside another ray.
+- once folding is allowed (a game without a hub, or the hub is down), it folds
+  back and forth in rows beside its first one, each row between the first
+  corner and an inner bound that keeps it clear of the neighbouring ray, the
+  rows marching on across (`v`) for as long as the ray grows;
+- before the hub is down, it steps instead: the corner turns it by a quarter and
+  the next stretch runs straight on in the new frame (W, say: west, then north,
+  then west again). A ray that steps never lies beside itself, so its end always
+  has free room on both sides, where the hub's arms would go.
 
-The slots worked out here are where a ray's tiles go, in order from the centre.
+A unit is a quarter of a tile's length: a tile lies 4 x 2 units, rows lie 4 units
+apart (a row, then a free row as wide as a tile is thick). Everything here is
+decided from the ray so far: laying a tile never moves one laid before it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.render.board_geometry import Geometry
 from engine.tiles import End
 
-# Travel and advance (turn) directions of each ray, in picture coordinates (y down).
-TRAVEL = {End.W: (-1, 0), End.E: (1, 0), End.N: (0, -1), End.S: (0, 1)}
-ADVANCE = {End.W: (0, -1), End.E: (0, 1), End.N: (1, 0), End.S: (-1, 0)}
-DIRECTION = {step: end for end, step in TRAVEL.items()}
+# One step each way, in picture coordinates (y runs down).
+STEP: dict[End, tuple[int, int]] = {End.W: (-1, 0), End.E: (1, 0), End.N: (0, -1), End.S: (0, 1)}
+WAY: dict[tuple[int, int], End] = {step: end for end, step in STEP.items()}
+
+LONG = 4  # a tile's length, in units
+SHORT = 2  # its width
+ROW = 4  # from one row of a fold to the next
+SEPARATION = 2  # between two rays (as far as the rows of one fold lie apart)
+
+MIN_RUN = 2 * LONG  # a first row holds two tiles at least: room for its fold's rows
+WIDEN = LONG  # how much further each row of a fold that runs out goes than the last
+
+# Half the width and half the height of the box around the opening that rays turn
+# at, in units: a game's own (see `bot.render.stable_layout`).
+Bounds = tuple[int, int]
+
+Box = tuple[int, int, int, int]  # (left, top, right, bottom), in units
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """Where one tile of a ray goes, in picture coordinates."""
-
-    left: int
-    top: int
-    w: int
-    h: int
-    travel: tuple[int, int]  # which way the ray runs through this slot
-    corner: bool = False  # laid across, joining two rows
-    # Where the slot's row runs (its centre line) and which way: for marks.
-    line: tuple[int, int] = (0, 0)
+def opposite(way: End) -> End:
+    x, y = STEP[way]
+    return WAY[(-x, -y)]
 
 
-def center_halves(g: Geometry, hub: bool) -> tuple[int, int]:
-    """The centre tile's half-extents across (x) and along (y) the picture."""
-    return (g.short // 2, g.short) if hub else (g.short, g.short // 2)
-
-
-def capacity(end: End, geometry: Geometry, hub: bool, center: tuple[int, int]) -> int:
-    """How many tiles the ray towards `end` holds with the centre at `center`
-    (the last slot stays free for its mark)."""
-    g = geometry
-    half_w, half_h = center_halves(g, hub)
-    return ray_room(g, end, center[0], center[1], half_w, half_h, None) - 1
+def turned(way: End, clockwise: bool) -> End:
+    """`way` turned a quarter (clockwise as the picture shows it, or against)."""
+    x, y = STEP[way]
+    return WAY[(-y, x) if clockwise else (y, -x)]
 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """A ray's snake in its own frame: `u` runs along the first row, away from the
-    centre; `v` across it, towards the side the ray turns to."""
+    """Where a ray's rows lie: `u` along `d` from `origin`, `v` along `a`.
 
-    start: int  # the centre tile's half-extent along u
-    k_hi: int  # the last tile place of every row (room is kept for the corner)
-    k_lo: int  # the first tile place of the rows after the first one
-    rows: int
-
-
-def ray_frame(
-    g: Geometry, end: End, hx: int, hy: int, half_w: int, half_h: int, max_rows: int | None
-) -> Frame:
-    tx, ty = TRAVEL[end]
-    ax, ay = ADVANCE[end]
-    start = half_w if tx else half_h
-    # Room along u and across v, measured from the centre.
-    if tx:
-        u_max = hx - g.margin if tx < 0 else g.width - g.margin - hx
-    else:
-        u_max = hy - g.margin if ty < 0 else g.height - g.margin - hy
-    if ax:
-        v_max = hx - g.margin if ax < 0 else g.width - g.margin - hx
-    else:
-        v_max = hy - g.margin if ay < 0 else g.height - g.margin - hy
-    return _frame_from_room(g, start, u_max, v_max, max_rows)
-
-
-def _frame_from_room(
-    g: Geometry, start: int, u_max: int, v_max: int, max_rows: int | None
-) -> Frame:
-    long, short, gap, pitch = g.tile, g.short, g.gap, g.pitch
-    u_min = start + g.separation  # later rows keep clear of the neighbouring ray
-    # Tile place k spans u = start + gap + k * pitch ... + long. A row's outer
-    # end keeps room for the corner (gap + short) within u_max; its inner end,
-    # after the first row, keeps room for the corner beyond u_min.
-    k_hi = (u_max - start - 2 * gap - long - short) // pitch
-    k_lo = -((start - short - u_min) // pitch)  # ceil((u_min + short - start) / pitch)
-    rows = (v_max - short // 2) // pitch + 1 if v_max >= short // 2 else 0
-    if max_rows is not None:
-        rows = min(rows, max_rows)
-    if k_lo > k_hi:
-        rows = min(rows, 1)
-    if k_hi < 0:
-        rows = 0
-    return Frame(start, k_hi, k_lo, rows)
-
-
-def ray_room(
-    g: Geometry, end: End, hx: int, hy: int, half_w: int, half_h: int, max_rows: int | None
-) -> int:
-    """How many slots the ray has (as `len(ray_slots(...))` with no limit, but quicker)."""
-    f = ray_frame(g, end, hx, hy, half_w, half_h, max_rows)
-    if f.rows == 0:
-        return 0
-    # Each later row: a corner, then its tiles.
-    return f.k_hi + 1 + (f.rows - 1) * (f.k_hi - f.k_lo + 2)
-
-
-def ray_slots(
-    g: Geometry,
-    end: End,
-    hx: int,
-    hy: int,
-    half_w: int,
-    half_h: int,
-    wanted: int,
-    max_rows: int | None,
-) -> list[Slot]:
-    """Up to `wanted` slots of the ray towards `end`, in order from the centre out.
-
-    Row r lies at v = r * pitch; even rows run outward (+u), odd rows back (-u);
-    a corner tile, laid across, joins each row to the next, sticking out past
-    the rows' ends by a short side.
+    The first row runs from `start` (the side of the tile the ray leaves) to at
+    most `start + length`; the rows of a fold come back as far as `inner`.
     """
-    tx, ty = TRAVEL[end]
-    ax, ay = ADVANCE[end]
-    long, short, gap, pitch = g.tile, g.short, g.gap, g.pitch
-    f = ray_frame(g, end, hx, hy, half_w, half_h, max_rows)
 
-    def u_of(k: int) -> int:  # where tile place k starts along u
-        return f.start + gap + k * pitch
+    origin: tuple[int, int]
+    d: End
+    a: End
+    start: int
+    inner: int
+    length: int
 
-    # u0, v0, du, dv, direction (0: a corner), v of the row the slot continues
-    local: list[tuple[int, int, int, int, int, int]] = []
-    for row in range(f.rows):
-        if len(local) >= wanted:
-            break
-        v = row * pitch
-        if row:
-            # The corner, across, joining the previous row to this one: past the
-            # outer end of an outward row, before the inner end of a row coming back.
-            u_corner = u_of(f.k_hi) + long + gap if row % 2 else u_of(f.k_lo) - gap - short
-            local.append((u_corner, v - pitch + gap // 2, short, long, 0, v - pitch))
-        if row == 0:
-            ks = range(0, f.k_hi + 1)
-        elif row % 2:
-            ks = range(f.k_hi, f.k_lo - 1, -1)
-        else:
-            ks = range(f.k_lo, f.k_hi + 1)
-        direction = 1 if row % 2 == 0 else -1
-        for k in ks:
-            local.append((u_of(k), v - short // 2, long, short, direction, v))
-    slots = []
-    for u0, v0, du, dv, direction, v_line in local[:wanted]:
-        # Map the local rectangle [u0, u0+du] x [v0, v0+dv] to the picture.
-        x1 = hx + tx * u0 + ax * v0
-        y1 = hy + ty * u0 + ay * v0
-        x2 = hx + tx * (u0 + du) + ax * (v0 + dv)
-        y2 = hy + ty * (u0 + du) + ay * (v0 + dv)
-        travel = (ax, ay) if direction == 0 else (tx * direction, ty * direction)
-        # The point on the row's centre line, in the middle of the slot along u.
-        u_mid = u0 + du // 2
-        line = (hx + tx * u_mid + ax * v_line, hy + ty * u_mid + ay * v_line)
-        slots.append(
-            Slot(
-                min(x1, x2),
-                min(y1, y2),
-                abs(x2 - x1),
-                abs(y2 - y1),
-                travel,
-                corner=direction == 0,
-                line=line,
-            )
-        )
-    return slots
+    @staticmethod
+    def within(
+        origin: tuple[int, int], d: End, a: End, start: int, inner: int, bounds: Bounds
+    ) -> Frame:
+        """A frame whose first row ends where its corner would leave the box `bounds`."""
+        (x, y), (half_w, half_h) = origin, bounds
+        room = {End.W: x + half_w, End.E: half_w - x, End.N: y + half_h, End.S: half_h - y}
+        return Frame(origin, d, a, start, inner, max(MIN_RUN, room[d] - start - SHORT))
+
+    def point(self, u: int, v: int) -> tuple[int, int]:
+        (dx, dy), (ax, ay) = STEP[self.d], STEP[self.a]
+        return (self.origin[0] + u * dx + v * ax, self.origin[1] + u * dy + v * ay)
+
+    def box(self, u0: int, u1: int, v0: int, v1: int) -> Box:
+        x0, y0 = self.point(u0, v0)
+        x1, y1 = self.point(u1, v1)
+        return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+@dataclass(frozen=True, slots=True)
+class Course:
+    """Where a ray stands: its frame, the row its last tile lies in and that tile's
+    outer edge along `u` (`head`); `outer`, once the ray has folded, is where the
+    rows turn at the far side."""
+
+    frame: Frame
+    row: int = 0
+    head: int = 0
+    outer: int | None = None
+
+    @staticmethod
+    def starting(frame: Frame) -> Course:
+        return Course(frame, 0, frame.start)
+
+    @property
+    def forward(self) -> int:
+        """+1 while the row runs along `d`, -1 on a row of a fold that runs back."""
+        return -1 if self.row % 2 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """Where the next tile of a ray goes.
+
+    `box` is an ordinary tile's place; `travel` the way the ray runs through it (a
+    corner: the way it turns); `mark` the point just past the ray's last tile, on
+    its row's centre line, where the end's mark is drawn.
+    """
+
+    box: Box
+    travel: End
+    mark: tuple[int, int]
+    corner: bool
+    course: Course  # the ray as it stands once an ordinary tile lies here
+    across: Box | None = None  # a double laid across, where one would go straight
+    after_across: Course | None = None
+
+
+def next_slot(course: Course, fold: bool, bounds: Bounds) -> Slot:
+    """The next tile's place. `fold`: whether the ray may fold back beside itself;
+    `bounds`: the game's box (a step starts a new frame)."""
+    f = course.frame
+    v = course.row * ROW
+    s = course.forward
+    head = course.head
+    mark = f.point(head + s, v)
+    if course.row == 0:
+        if head + LONG <= f.start + f.length:
+            return _straight(course, v, mark)
+        if not fold:
+            return _step(course, mark, bounds)
+        box = f.box(head, head + SHORT, v, v + ROW)
+        return Slot(box, f.a, mark, True, Course(f, 1, head, head))
+    assert course.outer is not None
+    if (head + LONG <= course.outer) if s > 0 else (head - LONG - SHORT >= f.inner):
+        return _straight(course, v, mark)
+    u0 = head if s > 0 else head - SHORT
+    box = f.box(u0, u0 + SHORT, v, v + ROW)
+    # Past the inner corner, the next row runs out further than the last: beyond the
+    # outer corners lies only free room, and a long ray folds into a wedge rather than
+    # a strip as long as the ray (which would leave the picture tiny).
+    outer = course.outer + WIDEN if s < 0 else course.outer
+    return Slot(box, f.a, mark, True, Course(f, course.row + 1, head, outer))
+
+
+def _straight(course: Course, v: int, mark: tuple[int, int]) -> Slot:
+    f, s, head = course.frame, course.forward, course.head
+    u0, u1 = sorted((head, head + s * LONG))
+    box = f.box(u0, u1, v - SHORT // 2, v + SHORT // 2)
+    after = Course(f, course.row, head + s * LONG, course.outer)
+    travel = f.d if s > 0 else opposite(f.d)
+    if course.row:  # a fold's rows hold no double across (there is no hub to come)
+        return Slot(box, travel, mark, False, after)
+    across = f.box(head, head + SHORT, v - SHORT, v + SHORT)
+    after_across = Course(f, 0, head + SHORT, None)
+    return Slot(box, travel, mark, False, after, across, after_across)
+
+
+def _step(course: Course, mark: tuple[int, int], bounds: Bounds) -> Slot:
+    """A corner that turns the ray a quarter and starts a new frame: the stretch after
+    it runs straight on (along the old `a`), and would turn, in its turn, the old way."""
+    f, head = course.frame, course.head
+    # Flush with the row's outer edge: the corner's far side is then free all along,
+    # and its near end meets the last tile only at a corner (room for a hub's arm).
+    box = f.box(head, head + SHORT, -SHORT // 2, LONG - SHORT // 2)
+    centre = f.point(head + SHORT // 2, 0)
+    frame = Frame.within(centre, f.a, f.d, LONG - SHORT // 2, SHORT // 2 + SEPARATION, bounds)
+    return Slot(box, f.a, mark, True, Course.starting(frame))

@@ -16,6 +16,9 @@ from engine.view import SeatView, view_for
 
 PHONE_WIDTH = 400
 MIN_PIP = 4  # px, across and along, at the phone's width
+# A table that fits the board only below the smallest size (a long one, laid out so that
+# no tile ever moves: docs/pictures.md): every pip still shows, a little smaller.
+MIN_PIP_BELOW = 3
 # Halfway between a pip's ink and the ivory face: where a pip's edge is.
 INK = (26 + 246) // 2
 
@@ -65,7 +68,7 @@ def measure_pips(
     image = Image.open(io.BytesIO(picture.data)).convert("L")
     scale = width / image.width
     small = image.resize((width, round(image.height * scale)), Image.Resampling.BICUBIC)
-    layout = board_layout(view.table, lanes=view.variant == "twolane")
+    layout = board_layout(view.table, view.variant)
     found = []
     for box in layout.boxes:
         for (left, top, right, bottom), pips in _halves(box):
@@ -104,14 +107,23 @@ def test_every_pip_stays_distinguishable_at_phone_width(name: str) -> None:
     """Every pip shows as a patch of its own, at least 4 px across and along."""
     view = POSITIONS[name]
     assert view.table.opening is not None
-    layout = board_layout(view.table, lanes=view.variant == "twolane")
-    assert layout.tile >= TILE_MIN
+    layout = board_layout(view.table, view.variant)
+    least = MIN_PIP if layout.tile >= TILE_MIN else MIN_PIP_BELOW
     halves = measure_pips(view)
     assert len(halves) == 2 * len(view.table.placements())
     for pips, blobs in halves:
         assert len(blobs) == pips, (name, pips, blobs)  # none merged, none missing
         for width, height in blobs:
-            assert width >= MIN_PIP and height >= MIN_PIP, (name, pips, blobs)
+            assert width >= least and height >= least, (name, pips, blobs)
+
+
+def test_the_sample_boards_are_drawn_at_the_readable_size() -> None:
+    """The boards of docs/pictures (mid-game and full) are drawn at the smallest size
+    or larger, where every pip is 4 px on a phone."""
+    for name in BOARDS:
+        if name.endswith(("-board", "-full")):
+            view = POSITIONS[name]
+            assert board_layout(view.table, view.variant).tile >= TILE_MIN, name
 
 
 HANDS = sorted(name for name in POSITIONS if name.endswith("-hand"))
