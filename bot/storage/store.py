@@ -24,6 +24,7 @@ from bot.storage.prefs import Prefs
 from bot.storage.records import GameRecords
 from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
+from bot.storage.tables import Tables
 
 
 class Store:
@@ -43,3 +44,4 @@ class Store:
         self.hints = Hints(redis, keys)
         self.answers = Answers(redis, keys)
         self.subscriptions = Subscriptions(redis, keys)
+        self.tables = Tables(redis, keys)
