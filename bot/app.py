@@ -19,6 +19,7 @@ from bot.settings import Settings
 from bot.storage.connect import connect_redis, wait_for_redis
 from bot.storage.keys import Keys
 from bot.storage.store import Store
+from bot.table import TableServer
 from bot.telegram import command_texts
 from bot.telegram.budget import CallBudget
 from bot.telegram.metered import MeteredRequest, update_kind
@@ -49,9 +50,12 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         application.bot_data["liveness"] = liveness
         delivery = Delivery(application.bot, service, settings, liveness)
         application.bot_data["deps"] = Deps(settings, Memory(store), service, delivery)
+        table = TableServer(service, settings)  # served by bot.web (bot.__main__)
+        application.bot_data["table"] = table
         application.bot_data["budget"] = budget
         await register_commands(application)
         delivery.start()
+        table.start()
         log.info("bot @%s is ready", application.bot.username)
 
     async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
@@ -59,6 +63,9 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         deps = application.bot_data.get("deps")
         if isinstance(deps, Deps):
             await deps.delivery.stop()
+        table = application.bot_data.get("table")
+        if isinstance(table, TableServer):
+            await table.stop()
 
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
         await post_stop(application)  # also when the application never started

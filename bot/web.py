@@ -15,6 +15,8 @@ which is fine as long as its last call went through; and a few minutes of failed
 
 `GET /metrics` answers the Prometheus text of `bot.metrics`.
 
+`/table/...` is the live table (bot.table, docs/table.md), added by `add_table`.
+
 `POST /telegram` (webhook mode) takes an update as Telegram sends it: the
 `X-Telegram-Bot-Api-Secret-Token` header must match WEBHOOK_SECRET (403 otherwise);
 the update goes to the application's update queue.
@@ -36,6 +38,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import metrics
+from bot.table import TableServer
+from bot.table import add_routes as table_routes
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +144,12 @@ def _webhook(
         return web.Response()
 
     return telegram
+
+
+def add_table(app: web.Application, table: TableServer) -> None:
+    """The live table's page, its files, its API and its WebSocket (bot.table), on this
+    server in both modes."""
+    table_routes(app, table)
 
 
 async def start(app: web.Application, host: str, port: int) -> web.AppRunner:

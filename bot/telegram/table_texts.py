@@ -242,3 +242,13 @@ def final_lines(
 
 def _name(tr: Translator, view: SeatView, seat: int) -> str:
     return " ".join(localized_name(tr, view.players[seat]).split()) or "?"
+
+
+def refusal(tr: Translator, code: str) -> str:
+    """What a refused table request says: the table's own codes, else the bot's."""
+    own = {
+        "other_game": tr("That was meant for another game: this table shows a different one."),
+        "too_fast": tr("Too many presses at once. Please slow down."),
+        "bad_message": tr("The table sent something I cannot read. Please reopen it."),
+    }
+    return own.get(code) or texts.refusal(tr, code)
