@@ -28,7 +28,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.table.initdata import Unauthorized
 from bot.table.server import TableServer
 from bot.table.session import GOING_AWAY, Session
-from bot.telegram import table_texts
+from bot.telegram import webapp_texts
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +39,17 @@ _HOST = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}$")
 
 
 def add_routes(app: web.Application, table: TableServer) -> None:
+    async def view(request: web.Request) -> web.Response:
+        return await _view(request, table)
+
+    async def socket(request: web.Request) -> web.WebSocketResponse:
+        return await Session(table, request).run()
+
     app.router.add_get("/table", _to_page)
-    app.router.add_get("/table/", lambda request: _page(request))
+    app.router.add_get("/table/", _page)
     app.router.add_static("/table/static/", STATIC, show_index=False)
-    app.router.add_get("/table/api/view", lambda request: _view(request, table))
-    app.router.add_get("/table/ws", lambda request: Session(table, request).run())
+    app.router.add_get("/table/api/view", view)
+    app.router.add_get("/table/ws", socket)
 
     async def close_tables(_: web.Application) -> None:
         await table.hub.close_all(GOING_AWAY, "server stopping")
@@ -91,7 +97,7 @@ async def _view(request: web.Request, table: TableServer) -> web.Response:
         log.warning("table: view refused: unauthorized (%s)", refused.reason)
         # Who asks is not known: the page picks the language of the words it shows.
         texts = {
-            lang: table_texts.page_words(translator(lang))["unauthorized"] for lang in LANGUAGES
+            lang: webapp_texts.page_words(translator(lang))["unauthorized"] for lang in LANGUAGES
         }
         return web.json_response(
             {"error": "unauthorized", "texts": texts}, status=401, dumps=_dumps
@@ -104,9 +110,9 @@ async def _view(request: web.Request, table: TableServer) -> web.Response:
         log.warning("table: view not read (%s)", exc.__class__.__name__)
         return web.json_response({"error": "storage_down"}, status=503)
     if view is None:
-        text = table_texts.refusal(tr, "game_gone")
+        text = webapp_texts.refusal(tr, "game_gone")
         return web.json_response({"error": "no_game", "text": text}, status=404)
-    words = table_texts.page_words(tr)
+    words = webapp_texts.page_words(tr)
     return web.json_response(
         {"words": words, "lang": tr.lang, "now": table.clock(), "view": view},
         headers={"Cache-Control": "no-store"},

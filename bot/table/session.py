@@ -34,7 +34,7 @@ from bot.table.actions import Place, perform
 from bot.table.hub import Seat
 from bot.table.initdata import Identity, Unauthorized
 from bot.table.messages import MAX_MESSAGE, Action, Hello, Malformed, read_message
-from bot.telegram import table_texts
+from bot.telegram import webapp_texts
 
 if TYPE_CHECKING:
     from bot.table.server import TableServer
@@ -105,7 +105,7 @@ class Session:
             json.dumps(
                 {
                     "type": "welcome",
-                    "words": table_texts.page_words(tr),
+                    "words": webapp_texts.page_words(tr),
                     "lang": tr.lang,
                     "now": self.table.clock(),  # the page's clock counts from the server's
                 },
@@ -170,7 +170,7 @@ class Session:
                         "type": "refused",
                         "id": None,
                         "code": "too_fast",
-                        "text": table_texts.refusal(seat.tr, "too_fast"),
+                        "text": webapp_texts.refusal(seat.tr, "too_fast"),
                     }
                 )
                 continue
@@ -191,7 +191,7 @@ class Session:
                     "type": "refused",
                     "id": action.id,
                     "code": refusal.code,
-                    "text": table_texts.refusal(seat.tr, refusal.code),
+                    "text": webapp_texts.refusal(seat.tr, refusal.code),
                 }
             )
             return
@@ -209,7 +209,7 @@ class Session:
     async def _refuse(self, seat: Seat, ask_id: int | None, code: str, why: str) -> None:
         metrics.TABLE_REFUSED.labels(code).inc()
         log.warning("table: user %s refused: %s (%s)", seat.identity.user_id, code, why)
-        text = table_texts.refusal(seat.tr, code)
+        text = webapp_texts.refusal(seat.tr, code)
         await self._answer({"type": "refused", "id": ask_id, "code": code, "text": text})
 
     async def _answer(self, message: dict[str, Any]) -> None:

@@ -3,7 +3,7 @@
 A pure function of the stored match (and its engine game), the viewer's user id and his
 language. A seat's own hand goes only into the view of the user that seat belongs to; a
 spectator (a valid user who is not seated) gets the board and the scores, never a hand.
-Every word comes from bot.telegram.table_texts, in the viewer's language.
+Every word comes from bot.telegram.webapp_texts, in the viewer's language.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from bot.i18n import Translator
 from bot.settings import Settings
 from bot.storage.models import Match
 from bot.table.positions import board_positions
-from bot.telegram import endings, table_texts, texts
+from bot.telegram import endings, texts, webapp_texts
 from engine import Doubles, Game, Play, SeatView, Tile, view_for
 from engine.variants import VARIANTS
 
@@ -41,7 +41,7 @@ def table_view(
         "seat": seat,
         "creator": user_id == match.creator_id,
         "title": texts.variant_name(tr, match.variant),
-        "ending": table_texts.ending(tr, match) if match.status == "cancelled" else None,
+        "ending": webapp_texts.ending(tr, match) if match.status == "cancelled" else None,
         "lobby": None,
         "table": None,
     }
@@ -66,9 +66,9 @@ def lobby_view(match: Match, user_id: int, tr: Translator, settings: Settings) -
     seats = [
         {
             "number": number,
-            "name": table_texts.seat_name(tr, s.name),
+            "name": webapp_texts.seat_name(tr, s.name),
             "computer": s.user_id is None,
-            "kind": table_texts.seat_kind(tr, s.level) if s.user_id is None else None,
+            "kind": webapp_texts.seat_kind(tr, s.level) if s.user_id is None else None,
             "you": s.user_id == user_id,
         }
         for number, s in enumerate(match.seats, start=1)
@@ -85,7 +85,7 @@ def lobby_view(match: Match, user_id: int, tr: Translator, settings: Settings) -
     return {
         "creator_name": match.creator_name,
         "seats": seats,
-        "lines": table_texts.lobby_lines(match, tr, settings),
+        "lines": webapp_texts.lobby_lines(match, tr, settings),
         "options": options,
         "can": {
             "join": seat is None and not full and not match.practice,
@@ -113,11 +113,11 @@ def _option(
     """A lobby option and the values it offers, the one set now marked."""
     return {
         "action": kind,
-        "label": table_texts.option_label(tr, kind),
+        "label": webapp_texts.option_label(tr, kind),
         "choices": [
             {
                 "value": str(value),
-                "label": table_texts.option_value(tr, kind, value),
+                "label": webapp_texts.option_value(tr, kind, value),
                 "chosen": value == current,
             }
             for value in values
@@ -139,24 +139,24 @@ def game_view(
     person_to_act = turn is not None and match.status == "playing" and match.seats[turn].human
     return {
         "version": public.version,  # the engine's: a hand action names it (next round)
-        "heading": table_texts.heading(tr, public),
-        "state": table_texts.state_line(tr, public),
+        "heading": webapp_texts.heading(tr, public),
+        "state": webapp_texts.state_line(tr, public),
         "turn": turn,
         "clock": {
             "deadline": match.deadline,
             "running": has_clock(match.turn_seconds),
-            "name": table_texts.seat_name(tr, public.players[turn]),
+            "name": webapp_texts.seat_name(tr, public.players[turn]),
         }
         if person_to_act and turn is not None
         else None,
         "players": _players(match, public, tr, seat),
-        "score_label": table_texts.score_label(tr, public),
+        "score_label": webapp_texts.score_label(tr, public),
         "boneyard": public.boneyard_size,
-        "boneyard_text": table_texts.boneyard(tr, public),
-        "ends": table_texts.ends_line(public),
-        "count": table_texts.count_line(tr, public),
-        "moves": table_texts.recent_moves(tr, public),
-        "round_end": table_texts.round_end_lines(tr, public),
+        "boneyard_text": webapp_texts.boneyard(tr, public),
+        "ends": webapp_texts.ends_line(public),
+        "count": webapp_texts.count_line(tr, public),
+        "moves": webapp_texts.recent_moves(tr, public),
+        "round_end": webapp_texts.round_end_lines(tr, public),
         "board": board_positions(public),
         "hand": _hand(match, game, seat, tr),
         "final": _final(tr, public, changes, left) if match.status == "over" else None,
@@ -169,7 +169,7 @@ def _players(
     return [
         {
             "seat": index,
-            "name": table_texts.seat_name(tr, name),
+            "name": webapp_texts.seat_name(tr, name),
             "computer": index < len(match.seats) and match.seats[index].computer,
             "tiles": view.hand_sizes[index],
             "total": view.totals[index],
@@ -194,7 +194,7 @@ def _hand(match: Match, game: Game, seat: int | None, tr: Translator) -> dict[st
             for tile in view.hand
         ],
         "your_turn": view.my_turn and match.seats[seat].human,
-        "prompt": table_texts.hand_prompt(tr, view) if match.seats[seat].human else "",
+        "prompt": webapp_texts.hand_prompt(tr, view) if match.seats[seat].human else "",
     }
 
 
@@ -212,4 +212,4 @@ def playable_tiles(view: SeatView) -> set[Tile]:
 def _final(
     tr: Translator, view: SeatView, changes: dict[int, int], left: Collection[int]
 ) -> list[str]:
-    return table_texts.final_lines(tr, view, changes, left)
+    return webapp_texts.final_lines(tr, view, changes, left)

@@ -177,9 +177,9 @@
     if (next.lobby) showLobby(next.lobby);
     if (next.table) showGame(next.table);
     showHand(next.table && next.table.hand);
-    if (next.seat === null && next.table && next.status === "playing") {
-      $("subtitle").textContent = words.watching || "";
-    }
+    const watching = next.seat === null && next.table && next.status === "playing";
+    $("note").hidden = !watching;
+    $("note").textContent = watching ? words.watching || "" : "";
   }
 
   function button(label, action, value, className) {
@@ -237,9 +237,9 @@
   }
 
   function showGame(table) {
-    $("subtitle").textContent = table.heading;
+    $("title").textContent = table.heading;
     $("state").textContent = table.state;
-    drawBoard($("board"), table.board);
+    drawBoard($("board"), table.board, table.heading);
     $("ends").textContent = table.ends;
     $("count").textContent = table.count;
     $("round-end").replaceChildren(...table.round_end.map((line) => el("p", "", line)));
@@ -342,11 +342,15 @@
     return group;
   }
 
-  function drawBoard(board, positions) {
+  function drawBoard(board, positions, heading) {
     board.replaceChildren();
     const shapes = positions.tiles;
     if (!shapes.length) {
-      board.setAttribute("viewBox", "0 0 400 120");
+      // Before the round's first tile: its number, as the board picture says it.
+      board.setAttribute("viewBox", "0 0 400 160");
+      const title = svgEl("text", { x: 200, y: 88, "text-anchor": "middle", "font-size": 22, fill: "#ffffffcc" });
+      title.textContent = heading || "";
+      board.append(title);
       return;
     }
     let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;

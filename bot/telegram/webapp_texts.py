@@ -42,7 +42,6 @@ def page_words(tr: Translator) -> dict[str, str]:
         "time": tr("⏱ Move time"),
         "hand": tr("Your tiles"),
         "watching": tr("You are watching this game."),
-        "your_turn": tr("Your move!"),
         "playable": tr("🟢 fits now"),
         "tiles": tr("Tiles"),
         "connecting": tr("Connecting…"),
