@@ -29,10 +29,7 @@ scrape and is the same in every process: take its max, not its sum.
   process to Telegram confirming the group message (board) or the hand message (hand)
   that shows it;
 - `domino_redis_retries_total`: compare-and-set writes tried again because another
-  writer came first;
-- `domino_tables_open`, `domino_table_pushes_total`, `domino_table_refused_total{reason}`:
-  the live tables (bot.table) open in this process, the views pushed to them, and what
-  was refused (unauthorized, malformed, too_fast, ...).
+  writer came first.
 """
 
 from __future__ import annotations
@@ -103,11 +100,6 @@ DELIVERY_LAG = Histogram(
 )
 REDIS_RETRIES = Counter(
     "domino_redis_retries", "Compare-and-set writes tried again in Redis", registry=REGISTRY
-)
-TABLES = Gauge("domino_tables_open", "Live tables open in this process", registry=REGISTRY)
-TABLE_PUSHES = Counter("domino_table_pushes", "Views pushed to live tables", registry=REGISTRY)
-TABLE_REFUSED = Counter(
-    "domino_table_refused", "Live table requests refused, by reason", ["reason"], registry=REGISTRY
 )
 
 for _variant in VARIANTS:  # every series shows from the start, at 0

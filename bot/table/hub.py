@@ -23,7 +23,6 @@ from typing import Any
 from aiohttp import web
 from redis.exceptions import RedisError
 
-from bot import metrics
 from bot.game import ratings
 from bot.game.errors import StoreError
 from bot.game.records import Current
@@ -78,7 +77,6 @@ class Hub:
         seats = self.tables.setdefault(seat.chat, set())
         first = not any(chat[0] == seat.chat[0] for chat, open_ in self.tables.items() if open_)
         seats.add(seat)
-        metrics.TABLES.set(self.count)
         if first and self.on_first is not None:
             await self.on_first(seat.chat[0])
         current = await self.service.current(*seat.chat)
@@ -91,7 +89,6 @@ class Hub:
         seats.discard(seat)
         if not seats:
             del self.tables[seat.chat]
-        metrics.TABLES.set(self.count)
         if self.on_last is not None and not any(chat[0] == seat.chat[0] for chat in self.tables):
             await self.on_last(seat.chat[0])
 
@@ -205,7 +202,6 @@ class Hub:
             return
         try:
             await seat.socket.send_str(text)
-            metrics.TABLE_PUSHES.inc()
         except (ConnectionError, RuntimeError) as exc:  # it closed meanwhile
             log.debug("table: push not sent (%s)", exc.__class__.__name__)
 

@@ -22,7 +22,6 @@ from pathlib import Path
 from aiohttp import web
 from redis.exceptions import RedisError
 
-from bot import metrics
 from bot.game.errors import StoreError
 from bot.i18n import LANGUAGES, translator
 from bot.table.initdata import Unauthorized
@@ -93,7 +92,6 @@ async def _view(request: web.Request, table: TableServer) -> web.Response:
     try:
         identity = table.identify(init_data)
     except Unauthorized as refused:
-        metrics.TABLE_REFUSED.labels("unauthorized").inc()
         log.warning("table: view refused: unauthorized (%s)", refused.reason)
         # Who asks is not known: the page picks the language of the words it shows.
         texts = {

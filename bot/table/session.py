@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 from redis.exceptions import RedisError
 
-from bot import metrics
 from bot.game.errors import BrokenGameError, ConflictError, StoreError
 from bot.game.outcomes import Refusal
 from bot.i18n import Translator
@@ -125,35 +124,34 @@ class Session:
         try:
             message = await socket.receive(timeout=HELLO_WAIT)
         except TimeoutError:
-            await self._close(NO_HELLO, "no hello", "no_hello")
+            await self._close(NO_HELLO, "no hello")
             return None
         if message.type != WSMsgType.TEXT:
             if message.type == WSMsgType.ERROR:
-                await self._close(BAD_HELLO, "bad hello", "too_large")
+                await self._close(BAD_HELLO, "bad hello")
             return None
         hello = read_message(message.data)
         if not isinstance(hello, Hello):
-            await self._close(BAD_HELLO, "bad hello", "bad_hello")
+            await self._close(BAD_HELLO, "bad hello")
             return None
         try:
             identity = self.table.identify(hello.init_data)
         except Unauthorized as refused:
-            await self._close(UNAUTHORIZED, "unauthorized", "unauthorized", refused.reason)
+            await self._close(UNAUTHORIZED, "unauthorized", refused.reason)
             return None
         try:
             place = await self.table.place(identity)
         except (StoreError, RedisError):
-            await self._close(1011, "storage unavailable", "storage")
+            await self._close(1011, "storage unavailable")
             return None
         if place is None:
-            await self._close(NO_GAME, "no such game", "no_game")
+            await self._close(NO_GAME, "no such game")
             return None
         return identity, place, await self.table.translator(identity)
 
     async def _listen(self, seat: Seat, place: Place) -> None:
         async for message in self.socket:
             if message.type == WSMsgType.ERROR:
-                metrics.TABLE_REFUSED.labels("too_large").inc()
                 log.warning("table: socket closed (%s)", self.socket.exception())
                 return
             if message.type != WSMsgType.TEXT:
@@ -161,7 +159,7 @@ class Session:
                 continue
             if not self.limit.allow():
                 if self.limit.refused > CLOSE_AFTER:
-                    await self._close(TOO_FAST, "too fast", "too_fast")
+                    await self._close(TOO_FAST, "too fast")
                     return
                 if self.limit.refused == 1:  # one line a burst
                     log.warning("table: user %s presses too fast", seat.identity.user_id)
@@ -207,7 +205,6 @@ class Session:
         await self._answer({"type": "done", "id": action.id})
 
     async def _refuse(self, seat: Seat, ask_id: int | None, code: str, why: str) -> None:
-        metrics.TABLE_REFUSED.labels(code).inc()
         log.warning("table: user %s refused: %s (%s)", seat.identity.user_id, code, why)
         text = webapp_texts.refusal(seat.tr, code)
         await self._answer({"type": "refused", "id": ask_id, "code": code, "text": text})
@@ -217,7 +214,6 @@ class Session:
             with contextlib.suppress(ConnectionError, RuntimeError):  # it closed meanwhile
                 await self.socket.send_str(json.dumps(message, ensure_ascii=False))
 
-    async def _close(self, code: int, reason: str, kind: str, why: str = "") -> None:
-        metrics.TABLE_REFUSED.labels(kind).inc()
+    async def _close(self, code: int, reason: str, why: str = "") -> None:
         log.warning("table: socket closed: %s%s", reason, f" ({why})" if why else "")
         await self.socket.close(code=code, message=reason.encode())

@@ -140,6 +140,7 @@ def game_view(
     return {
         "version": public.version,  # the engine's: a hand action names it (next round)
         "heading": webapp_texts.heading(tr, public),
+        "round_title": webapp_texts.round_title(tr, public),
         "state": webapp_texts.state_line(tr, public),
         "turn": turn,
         "clock": {

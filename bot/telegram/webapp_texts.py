@@ -139,6 +139,13 @@ def heading(tr: Translator, view: SeatView) -> str:
     return " · ".join(parts)
 
 
+def round_title(tr: Translator, view: SeatView) -> str:
+    """What an empty table says before the round's first tile, as the board picture does."""
+    if view.rules.one_round:
+        return variant_title(tr, view.variant)
+    return tr("Round {number}").format(number=view.round_number)
+
+
 def state_line(tr: Translator, view: SeatView) -> str:
     """Whose turn it is, or how the round or the game ended."""
     last = view.last_round

@@ -4,17 +4,28 @@ its seat's user, reconnecting, and init data that cannot be trusted refused."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import random
 import re
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+import aiohttp
+import redis
+from playwright.sync_api import Browser, Page, expect
 
+from bot.table.initdata import sign
 from engine import Game, Play, unpack, view_for
 from tests.browser.conftest import Site
+from tests.fakebotapi import Balancer, FakeBotApi
+from tests.support.bot_process import BotProcess, bot_environment, running
 from tests.support.players import Human
+from tests.support.redis_server import free_port
+from tests.support.table import init_data
 from tests.support.waiting import until
 
 # DOMINO_SCREENSHOTS=docs/pictures: the tests also take the pictures docs/table.md shows.
@@ -118,6 +129,7 @@ def test_a_person_joins_from_the_table_and_plays_beside_a_computer(site: Site) -
             "nodes => nodes.map(n => n.dataset.tile)"
         )
         assert set(marked) == {str(tile) for tile in playable}
+    shot(page, "seat")
     hers = view_for(game, seats.index(irina.id))
     assert hand_shown(creator) == [str(tile) for tile in hers.hand]
     expect(spectator.locator("#hand")).to_be_hidden()
@@ -161,3 +173,124 @@ def test_moves_made_with_the_buttons_reach_a_spectator_s_table(site: Site) -> No
     expect(spectator.locator("#note")).to_have_text("Вы смотрите эту игру.")
     expect(spectator.locator("#moves li").first).to_be_visible()
     shot(spectator, "spectator")
+
+
+def test_init_data_that_cannot_be_trusted_is_refused_and_changes_nothing(
+    site: Site, bot: BotProcess
+) -> None:
+    api = site.api
+    irina = api.add_user("Ирина", language_code="ru")
+    andrei = api.add_user("Андрей", language_code="ru")
+    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
+    api.send_text(irina, group.id, "/newgame")
+    game_id = site.lobby(group.id)["id"]
+    before = site.match(group.id)["rev"]
+    good = init_data(api.token, andrei.id, "Андрей", game_id)
+    fields = dict(item.split("=", 1) for item in good.split("&"))
+    forged = good.replace(fields["hash"], sign({"auth_date": "1"}, api.token))
+    refused = {
+        "forged": forged,
+        "expired": init_data(
+            api.token, andrei.id, "Андрей", game_id, auth_date=time.time() - 2 * 86400
+        ),
+        "other bot": init_data("999:" + "x" * 35, andrei.id, "Андрей", game_id),
+    }
+    for name, data in refused.items():
+        page = site.open(andrei, game_id, raw=data)
+        status = page.locator("#status")
+        expect(status).to_have_text("Telegram не подтвердил, кто вы. Откройте стол из Telegram.")
+        expect(page.locator("button[data-action=join]")).to_have_count(0)
+        assert page.evaluate("document.body.dataset.state") == "stopped", name
+    # The same data straight to the API and the socket: 401 and a close for "unauthorized".
+    # (In a thread of its own: Playwright's sync API runs a loop in this one.)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(
+            asyncio.run, _refused_outside_the_page(site.base, list(refused.values()))
+        ).result()
+    assert site.match(group.id)["rev"] == before
+    assert len(site.match(group.id)["seats"]) == 0
+    log = bot.log()
+    assert all(data not in log for data in refused.values())
+
+
+async def _refused_outside_the_page(base: str, data: list[str]) -> None:
+    async with aiohttp.ClientSession() as session:
+        for raw in data:
+            async with session.get(
+                f"{base}/table/api/view", headers={"Authorization": f"tma {raw}"}
+            ) as answer:
+                assert answer.status == 401
+            async with session.ws_connect(f"{base}/table/ws") as socket:
+                await socket.send_str(json.dumps({"type": "hello", "init_data": raw}))
+                message = await socket.receive(timeout=10)
+                assert message.type == aiohttp.WSMsgType.CLOSE
+                assert (socket.close_code, message.extra) == (4401, "unauthorized")
+
+
+def test_the_table_reconnects_by_itself_after_the_connection_drops(
+    site: Site, bot: BotProcess
+) -> None:
+    api = site.api
+    irina = api.add_user("Ирина", language_code="ru")
+    andrei = api.add_user("Андрей", language_code="ru")
+    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
+    api.send_text(irina, group.id, "/newgame")
+    game_id = site.lobby(group.id)["id"]
+    page = site.open(andrei, game_id)
+    expect(page.locator("body")).to_have_attribute("data-connected", "1")
+    bot.stop(kill=True)  # the connection drops (the process is gone)
+    expect(page.locator("body")).to_have_attribute("data-connected", "0")
+    expect(page.locator("#status")).to_have_text("Нет связи. Подключаюсь снова…")
+    bot.start()
+    bot.wait_ready(30)
+    expect(page.locator("body")).to_have_attribute("data-connected", "1", timeout=30_000)
+    expect(page.locator("#status")).to_be_hidden()
+    # Live again: a join made now is pushed.
+    page.locator("button[data-action=join]").click()
+    expect(page.locator("#seats li.you")).to_contain_text("Андрей")
+    assert version(page) == site.match(group.id)["rev"]
+
+
+def test_a_table_hears_a_change_applied_by_another_bot_process(
+    api: FakeBotApi, browser: Browser, redis_url: str, key_prefix: str, tmp_path: Path
+) -> None:
+    """Two processes in webhook mode behind the fake's balancer: each table is connected to
+    one of them, and what is done at the other reaches it (through Redis)."""
+    ports = [free_port(), free_port()]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    with Balancer(bases) as balancer:
+        envs = [
+            bot_environment(
+                api,
+                redis_url,
+                key_prefix,
+                WEBHOOK_URL=balancer.url,
+                WEBHOOK_LISTEN="127.0.0.1",
+                WEBHOOK_PORT=str(port),
+            )
+            for port in ports
+        ]
+        with (
+            running(envs[0], tmp_path / "a.log", timeout=30),
+            running(envs[1], tmp_path / "b.log", timeout=30),
+        ):
+            store = redis.Redis.from_url(redis_url)
+            site = Site(api, browser, bases[0], store, key_prefix)
+            try:
+                irina = api.add_user("Ирина", language_code="ru")
+                andrei = api.add_user("Андрей", language_code="ru")
+                group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
+                api.send_text(irina, group.id, "/newgame")
+                game_id = site.lobby(group.id)["id"]
+                on_a = site.open(irina, game_id, base=bases[0])
+                on_b = site.open(andrei, game_id, base=bases[1])
+                expect(on_a.locator("#lobby-actions button[data-action=join]")).to_be_visible()
+                on_b.locator("button[data-action=join]").click()  # applied by process B
+                expect(on_a.locator("#seats li")).to_have_count(1)  # heard by process A's table
+                expect(on_a.locator("#seats li")).to_contain_text("Андрей")
+                on_a.locator("button[data-action=add_easy]").click()  # applied by process A
+                expect(on_b.locator("#seats li")).to_have_count(2)
+                assert balancer.forwarded  # the updates came through the balancer
+            finally:
+                site.close()
+                store.close()

@@ -239,7 +239,7 @@
   function showGame(table) {
     $("title").textContent = table.heading;
     $("state").textContent = table.state;
-    drawBoard($("board"), table.board, table.heading);
+    drawBoard($("board"), table.board, table.round_title);
     $("ends").textContent = table.ends;
     $("count").textContent = table.count;
     $("round-end").replaceChildren(...table.round_end.map((line) => el("p", "", line)));
@@ -342,15 +342,15 @@
     return group;
   }
 
-  function drawBoard(board, positions, heading) {
+  function drawBoard(board, positions, title) {
     board.replaceChildren();
     const shapes = positions.tiles;
     if (!shapes.length) {
       // Before the round's first tile: its number, as the board picture says it.
       board.setAttribute("viewBox", "0 0 400 160");
-      const title = svgEl("text", { x: 200, y: 88, "text-anchor": "middle", "font-size": 22, fill: "#ffffffcc" });
-      title.textContent = heading || "";
-      board.append(title);
+      const text = svgEl("text", { x: 200, y: 90, "text-anchor": "middle", "font-size": 26, fill: "#ffffffcc" });
+      text.textContent = title || "";
+      board.append(text);
       return;
     }
     let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
