@@ -59,10 +59,8 @@ class Tables:
         self, chat_id: int, thread_id: int | None, game_id: str, user_id: int
     ) -> None:
         key = self.keys.table_seated(chat_id, thread_id, game_id)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.sadd(key, str(user_id))
-            pipe.expire(key, GAME_TTL)
-            await pipe.execute()
+        await self.redis.sadd(key, str(user_id))
+        await self.redis.expire(key, GAME_TTL)
 
     async def seated(self, chat_id: int, thread_id: int | None, game_id: str, user_id: int) -> bool:
         key = self.keys.table_seated(chat_id, thread_id, game_id)
