@@ -112,7 +112,11 @@ class Session:
             )
         )
         try:
-            await self.table.hub.attach(seat)
+            try:
+                await self.table.hub.attach(seat)
+            except (StoreError, RedisError) as exc:
+                await self._close(1011, "storage unavailable", exc.__class__.__name__)
+                return socket
             await self._listen(seat, place)
         finally:
             await self.table.hub.detach(seat)

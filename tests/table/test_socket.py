@@ -12,10 +12,14 @@ import time
 import pytest
 from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient
+from redis.asyncio import Redis
 
 from bot.game.options import LobbyAction
 from bot.game.service import GameService
+from bot.storage.keys import Keys
+from bot.storage.store import Store
 from bot.table import TableServer, session
+from tests.support.redis_server import free_port
 from tests.support.waiting import until_async
 from tests.table.conftest import (
     ANDREI,
@@ -24,7 +28,9 @@ from tests.table.conftest import (
     IRINA,
     OTHER_BOT,
     connect,
+    make_settings,
     open_lobby,
+    serve,
     signed,
 )
 
@@ -243,3 +249,25 @@ async def test_stopping_the_server_closes_its_tables(
     message = await socket.socket.receive(timeout=10)
     assert message.type == WSMsgType.CLOSE and socket.close_code == session.GOING_AWAY
     await asyncio.sleep(0)
+
+
+async def test_redis_down_closes_the_socket_with_a_reason_and_no_traceback(
+    key_prefix: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    down = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_connect_timeout=0.5)
+    settings = make_settings(key_prefix)
+    table = TableServer(GameService(Store(down, Keys(key_prefix)), settings), settings)
+    client = await serve(table)
+    try:
+        data = signed(BORIS, "abcd1234")
+        socket = await connect(client, data)
+        message = await socket.socket.receive(timeout=10)
+        assert message.type == WSMsgType.CLOSE
+        assert (socket.close_code, message.extra) == (1011, "storage unavailable")
+        answer = await client.get("/table/api/view", headers={"Authorization": f"tma {data}"})
+        assert answer.status == 503
+    finally:
+        await client.close()
+        await down.aclose()
+    no_secrets_logged(caplog, data)
