@@ -34,6 +34,7 @@ from bot.table.views import gone_view
 log = logging.getLogger(__name__)
 
 Chat = tuple[int, int | None]
+GONE = 2**62  # the version of a "gone" view: above any match's
 
 
 @dataclass(eq=False)
@@ -180,21 +181,25 @@ class Hub:
     ) -> str | None:
         """The message with the seat's view (None: it has this version or a newer one);
         alike views are encoded once (`encoded`, by what tells them apart)."""
-        if current is None or current.match.id != seat.game_id:
+        gone = current is None or current.match.id != seat.game_id
+        if gone:
             key: tuple[object, ...] = ("gone", seat.game_id)
-            version = 2**62  # once gone, gone: nothing after it
-            make: Callable[[], dict[str, Any]] = lambda: gone_view(seat.game_id)  # noqa: E731
+            version = GONE  # once gone, gone: nothing after it
         else:
+            assert current is not None
             match = current.match
             user = seat.identity.user_id
             key = (match.seat_of(user), user == match.creator_id, seat.tr.lang)
             version = match.rev
-            make = lambda: self.views(current, seat, changes)  # noqa: E731
         if version <= seat.sent:
             return None
         seat.sent = version
         if key not in encoded:
-            encoded[key] = json.dumps({"type": "view", "view": make()}, ensure_ascii=False)
+            if current is None or gone:
+                view = gone_view(seat.game_id)
+            else:
+                view = self.views(current, seat, changes)
+            encoded[key] = json.dumps({"type": "view", "view": view}, ensure_ascii=False)
         return encoded[key]
 
     async def _deliver(self, seat: Seat, text: str) -> None:

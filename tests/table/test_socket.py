@@ -271,3 +271,20 @@ async def test_redis_down_closes_the_socket_with_a_reason_and_no_traceback(
         await client.close()
         await down.aclose()
     no_secrets_logged(caplog, data)
+
+
+async def test_a_game_replaced_by_its_rematch_is_gone_for_its_tables(
+    service: GameService, client: TestClient
+) -> None:
+    game_id = await open_lobby(service)
+    await service.join(CHAT, None, game_id, ANDREI)
+    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
+    stored = await service.store.games.read_match(CHAT, None)
+    assert stored.value is not None
+    over = stored.value.model_copy(update={"status": "over"})
+    assert await service.store.games.write(service.store.keys.game(CHAT, None), stored, over)
+    watcher = await connect(client, signed(BORIS, game_id))
+    assert (await watcher.next_of("view"))["view"]["status"] == "over"
+    await service.rematch(CHAT, None, game_id, ANDREI)
+    gone = await watcher.view_where(lambda v: v["status"] == "gone")
+    assert gone["game"] == game_id
