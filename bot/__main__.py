@@ -253,7 +253,7 @@ class Runner:
             log.error("cannot serve /healthz and /metrics on %s:%s: %s", host, port, exc.strerror)
             return
         paths = "/telegram, /healthz, /metrics" if webhook else "/healthz, /metrics"
-        paths += " and /table/"
+        paths += " and /table/" if table is not None else ""
         log.info("serving %s on %s:%s", paths, host, port)
 
     async def _set_webhook(self) -> None:

@@ -50,12 +50,15 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         application.bot_data["liveness"] = liveness
         delivery = Delivery(application.bot, service, settings, liveness)
         application.bot_data["deps"] = Deps(settings, Memory(store), service, delivery)
-        table = TableServer(service, settings)  # served by bot.web (bot.__main__)
+        # The live table, served by bot.web (bot.__main__) once it has a public address:
+        # without one nothing changes (no routes, nothing published per change).
+        table = TableServer(service, settings) if settings.webapp_url else None
         application.bot_data["table"] = table
         application.bot_data["budget"] = budget
         await register_commands(application)
         delivery.start()
-        table.start()
+        if table is not None:
+            table.start()
         log.info("bot @%s is ready", application.bot.username)
 
     async def post_stop(application: Application) -> None:  # type: ignore[type-arg]

@@ -65,8 +65,8 @@ class Settings(BaseSettings):
     health_listen: str = "127.0.0.1"
     health_port: int = Field(default=8080, ge=0, le=65535)
     # The live table (bot.table), served by the same server: the public HTTPS address that
-    # reaches it (empty: no table links or buttons), and how old Telegram's signed init
-    # data may be before the table refuses it.
+    # reaches it (empty: no table at all), and how old Telegram's signed init data may be
+    # before the table refuses it.
     webapp_url: str = ""
     webapp_max_age_hours: float = Field(default=24, gt=0, le=7 * 24)
 

@@ -35,6 +35,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}  # a portrait phone
+# The table is on once it has a public address (the browser reaches 127.0.0.1 directly).
+TABLE_ON = {"WEBAPP_URL": "https://table.invalid"}
 WAIT_MS = 15_000  # what the page shows may take a while on a loaded machine
 
 expect.set_options(timeout=WAIT_MS)
@@ -124,7 +126,9 @@ class Site:
 
 def serving_env(api: FakeBotApi, redis_url: str, prefix: str, port: int) -> dict[str, str]:
     """A polling bot whose web server (and so the table) is on 127.0.0.1:`port`."""
-    return bot_environment(api, redis_url, prefix, HEALTH_LISTEN="127.0.0.1", HEALTH_PORT=str(port))
+    return bot_environment(
+        api, redis_url, prefix, HEALTH_LISTEN="127.0.0.1", HEALTH_PORT=str(port), **TABLE_ON
+    )
 
 
 @pytest.fixture

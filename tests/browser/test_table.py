@@ -10,17 +10,20 @@ import os
 import random
 import re
 import time
+import urllib.error
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 import redis
 from playwright.sync_api import Browser, Page, expect
 
 from bot.table.initdata import sign
 from engine import Game, Play, unpack, view_for
-from tests.browser.conftest import Site
+from tests.browser.conftest import TABLE_ON, Site
 from tests.fakebotapi import Balancer, FakeBotApi
 from tests.support.bot_process import BotProcess, bot_environment, running
 from tests.support.players import Human
@@ -267,6 +270,7 @@ def test_a_table_hears_a_change_applied_by_another_bot_process(
                 WEBHOOK_URL=balancer.url,
                 WEBHOOK_LISTEN="127.0.0.1",
                 WEBHOOK_PORT=str(port),
+                **TABLE_ON,
             )
             for port in ports
         ]
@@ -294,3 +298,17 @@ def test_a_table_hears_a_change_applied_by_another_bot_process(
             finally:
                 site.close()
                 store.close()
+
+
+def test_without_a_public_address_there_is_no_table(
+    api: FakeBotApi, redis_url: str, key_prefix: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    env = bot_environment(api, redis_url, key_prefix, HEALTH_PORT=str(port))
+    with running(env, tmp_path / "bot.log", timeout=30) as process:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as health:
+            assert health.status == 200
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/table/", timeout=10)
+        assert missing.value.code == 404
+        assert "/table/" not in process.log()
