@@ -244,6 +244,9 @@ class Runner:
             application=application if webhook else None,
             secret=secret.get_secret_value() if secret is not None else None,
         )
+        table = application.bot_data.get("table")
+        if table is not None:
+            web.add_table(app, table)
         try:
             self.server = await web.start(app, host, port)
         except OSError as exc:
@@ -252,7 +255,8 @@ class Runner:
             # Without it the bot still plays; an orchestrator's health check will say so.
             log.error("cannot serve /healthz and /metrics on %s:%s: %s", host, port, exc.strerror)
             return
-        paths = "/telegram, /healthz and /metrics" if webhook else "/healthz and /metrics"
+        paths = "/telegram, /healthz, /metrics" if webhook else "/healthz, /metrics"
+        paths += " and /table/" if table is not None else ""
         log.info("serving %s on %s:%s", paths, host, port)
 
     async def _set_webhook(self) -> None:

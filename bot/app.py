@@ -24,6 +24,7 @@ from bot.storage.connect import connect_redis, wait_for_redis
 from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.storage.updates import SeenUpdates
+from bot.table import TableServer
 from bot.telegram import api, command_texts
 from bot.telegram.budget import CallBudget
 from bot.telegram.metered import MeteredRequest, update_kind
@@ -61,9 +62,15 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         application.bot_data["liveness"] = liveness
         delivery = Delivery(application.bot, service, settings, liveness)
         application.bot_data["deps"] = Deps(settings, Memory(store), service, delivery)
+        # The live table, served by bot.web (bot.__main__) once it has a public address:
+        # without one nothing changes (no routes, nothing published per change).
+        table = TableServer(service, settings) if settings.webapp_url else None
+        application.bot_data["table"] = table
         application.bot_data["budget"] = budget
         await register_commands(application)
         delivery.start()
+        if table is not None:
+            table.start()
         log.info("bot @%s is ready", application.bot.username)
 
     async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
@@ -71,6 +78,9 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         deps = application.bot_data.get("deps")
         if isinstance(deps, Deps):
             await deps.delivery.stop()
+        table = application.bot_data.get("table")
+        if isinstance(table, TableServer):
+            await table.stop()
 
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
         await post_stop(application)  # also when the application never started

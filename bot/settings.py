@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     # webhook mode they are served on the webhook's port instead.
     health_listen: str = "127.0.0.1"
     health_port: int = Field(default=8080, ge=0, le=65535)
+    # The live table (bot.table), served by the same server: the public HTTPS address that
+    # reaches it (empty: no table at all), and how old Telegram's signed init data may be
+    # before the table refuses it.
+    webapp_url: str = ""
+    webapp_max_age_hours: float = Field(default=24, gt=0, le=7 * 24)
 
     @field_validator("telegram_bot_token")
     @classmethod
@@ -96,6 +101,13 @@ class Settings(BaseSettings):
     def _api_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_url(cls, value: str) -> str:
+        if value and not value.startswith("https://"):
+            raise ValueError("must start with https:// (Telegram opens Mini Apps over HTTPS only)")
         return value.rstrip("/")
 
     @property

@@ -18,6 +18,8 @@ polling stopped asking Telegram for updates.
 
 `GET /metrics` answers the Prometheus text of `bot.metrics`.
 
+`/table/...` is the live table (bot.table, docs/table.md), added by `add_table`.
+
 `POST /telegram` (webhook mode) takes an update as Telegram sends it: the
 `X-Telegram-Bot-Api-Secret-Token` header must match WEBHOOK_SECRET (403 otherwise);
 the update goes to the application's update queue. A body that is no update answers 400
@@ -46,6 +48,8 @@ from telegram.ext import Application
 
 from bot import metrics
 from bot.intake import Intake
+from bot.table import TableServer
+from bot.table import add_routes as table_routes
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +184,12 @@ def _webhook(
         return web.Response()
 
     return telegram
+
+
+def add_table(app: web.Application, table: TableServer) -> None:
+    """The live table's page, its files, its API and its WebSocket (bot.table), on this
+    server in both modes."""
+    table_routes(app, table)
 
 
 async def start(app: web.Application, host: str, port: int) -> web.AppRunner:

@@ -24,7 +24,7 @@ sys.dont_write_bytecode = False
 MACHINE_REDIS_PORT = 6379  # on 127.0.0.1
 TESTS = Path(__file__).resolve().parent
 # Folder -> marker: `-m "not e2e and not cluster"` is the fast tier.
-FOLDER_MARKERS = {"e2e": "e2e", "cluster": "cluster"}
+FOLDER_MARKERS = {"e2e": "e2e", "cluster": "cluster", "browser": "browser"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

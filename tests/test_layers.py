@@ -7,6 +7,7 @@ The layers, lowest first (a layer may import its own modules and those below it)
     game                        the rules of a match in a chat (lobby, turns, ratings)
     telegram                    texts, callback codes, keyboards and the Bot API calls
     delivery                    bringing the chats' messages in line with the matches
+    table                       the live table (a Mini App): its views, feed and routes
     handlers                    what an update does
     app, __main__, web, intake  wiring the process together
 
@@ -40,6 +41,7 @@ LAYERS = {
     "bot.game": "game",
     "bot.telegram": "telegram",
     "bot.delivery": "delivery",
+    "bot.table": "table",
     "bot.handlers": "handlers",
 }
 TOP = {"bot", "bot.app", "bot.__main__", "bot.web", "bot.intake"}
@@ -49,15 +51,16 @@ BELOW = {
     "game": {"storage", "render", "engine"},
     "telegram": {"game", "storage", "render", "engine"},
     "delivery": {"telegram", "game", "storage", "render", "engine"},
+    "table": {"telegram", "game", "storage", "render", "engine"},
     "handlers": {"delivery", "telegram", "game", "storage", "render", "engine"},
-    "top": {"handlers", "delivery", "telegram", "game", "storage", "render", "engine"},
+    "top": {"handlers", "table", "delivery", "telegram", "game", "storage", "render", "engine"},
 }
 # The shared modules, and which layers may use each.
 SHARED = {
-    "bot.i18n": {"render", "game", "telegram", "delivery", "handlers", "top"},
-    "bot.settings": {"storage", "game", "telegram", "delivery", "handlers", "top"},
-    "bot.logs": {"storage", "game", "telegram", "delivery", "handlers", "top"},
-    "bot.metrics": {"storage", "game", "telegram", "delivery", "handlers", "top"},
+    "bot.i18n": {"render", "game", "telegram", "delivery", "table", "handlers", "top"},
+    "bot.settings": {"storage", "game", "telegram", "delivery", "table", "handlers", "top"},
+    "bot.logs": {"storage", "game", "telegram", "delivery", "table", "handlers", "top"},
+    "bot.metrics": {"storage", "game", "telegram", "delivery", "table", "handlers", "top"},
     "bot.variants": {"render", "game", "telegram", "delivery", "handlers", "top"},
 }
 SHARED_USES = {"bot.variants": {"bot.i18n"}, "bot.logs": {"bot.metrics"}}

@@ -4,7 +4,8 @@ cannot be read, and changed only by compare-and-set.
 `MatchRecords._change` is the one way a match changes: read it, apply a rule (a pure
 function of the match and its game, see bot.game.outcomes), write what the rule
 decided if the record still holds what was read, else read and apply it again.
-After each committed change the delivery layer is told (`on_change`); a change that
+After each committed change the delivery layer is told (`on_change`), and so is
+every other listener (the live table's feed); a change that
 ends the match is counted and rated first (`count_if_over`), so its final table finds
 the ratings. A change that seats or unseats people, or ends the match, is noted in the
 index of each person's games (`Store.user_games`).
@@ -80,8 +81,10 @@ class MatchRecords:
         # by the delivery layer): under load every game slows down evenly, and nobody's
         # clock runs while his hand is still on its way.
         self.pace: Callable[[], float] = lambda: 0.0
-        # Told of every committed change (and the due time it was noted with).
+        # Told of every committed change (and the due time it was noted with): the
+        # delivery layer's `on_change`, then each of `change_listeners` (the live table).
         self.on_change: ChangeListener | None = None
+        self.change_listeners: list[ChangeListener] = []
         self.on_lost: LostListener | None = None
 
     async def count_if_over(self, current: Current) -> None:
@@ -203,6 +206,8 @@ class MatchRecords:
             finally:
                 if self.on_change is not None:
                     self.on_change(current, seen)
+                for listener in self.change_listeners:
+                    listener(current, seen)
             leaving = was if moved else was - now
             if before is not None and leaving:
                 await self.store.user_games.forget(

@@ -135,6 +135,8 @@ class GameService(MatchRecords):
         except GameLostError:  # set aside just now: the chat is free for a new game
             current, change = await self._change(chat_id, thread_id, rule)
         assert current is not None
+        if change is not None:  # the live table finds the lobby by its id
+            await self.store.tables.note_game(current.match.id, chat_id, thread_id)
         return current, change is not None
 
     async def close_idle_lobby(self, chat_id: int, thread_id: int | None, game_id: str) -> bool:
@@ -191,10 +193,12 @@ class GameService(MatchRecords):
         ask = lobby.Rematch(game_id, person, new_game_id(), secrets.randbits(62))
         now = self._now()
 
-        current, _ = await self._change(
+        current, change = await self._change(
             chat_id, thread_id, lambda m, _: lobby.rematch(m, ask, now, self.settings)
         )
         assert current is not None
+        if change is not None:  # the live table finds the new lobby by its id
+            await self.store.tables.note_game(current.match.id, chat_id, thread_id)
         return current
 
     # -- playing --------------------------------------------------------------------
@@ -320,21 +324,26 @@ class GameService(MatchRecords):
     async def player_blocked(
         self, chat_id: int, thread_id: int | None, game_id: str, seat_index: int
     ) -> None:
-        """A player's private chat refuses the bot: the computer plays his seat, and the
-        bot takes him for one it may not write to until he opens that chat again (a
-        `/start` in private): his next /newgame does not seat him at once."""
+        """A player's private chat refuses the bot. The bot takes him for one it may not
+        write to until he opens that chat again (a `/start` in private): his next /newgame
+        does not seat him at once. The computer plays his seat, unless he took it (or sat
+        at it) on the live table, where he plays without the private chat (docs/table.md,
+        "Seats taken at the table")."""
+        match = await self.store.games.load(chat_id, thread_id)
+        seat = match.seats[seat_index] if match is not None and match.id == game_id else None
+        user_id = None if seat is None else seat.user_id
+        if user_id is None:
+            return
+        await self.store.prefs.mark_unreachable(user_id)
+        if await self.store.tables.seated(chat_id, thread_id, game_id, user_id):
+            return
         now = self._now()
 
-        current, _ = await self._change(
+        await self._change(
             chat_id,
             thread_id,
             lambda m, g: turns.seat_blocked(m, g, game_id, seat_index, now, self.settings),
         )
-        match = None if current is None else current.match
-        if match is not None and match.id == game_id and seat_index < len(match.seats):
-            user_id = match.seats[seat_index].user_id
-            if user_id is not None:
-                await self.store.prefs.mark_unreachable(user_id)
 
     async def abandon(
         self, chat_id: int, thread_id: int | None, game_id: str | None = None
@@ -380,7 +389,11 @@ class GameService(MatchRecords):
         threads = await self.store.games.game_threads(new_chat_id)
 
         for thread_id in threads:
-            await self._change(new_chat_id, thread_id, lambda m, _: chats.move_to(m, new_chat_id))
+            moved, _ = await self._change(
+                new_chat_id, thread_id, lambda m, _: chats.move_to(m, new_chat_id)
+            )
+            if moved is not None:  # the live table finds it under the new id
+                await self.store.tables.note_game(moved.match.id, new_chat_id, thread_id)
         return threads
 
     async def set_language(self, chat_id: int, lang: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import unicodedata
 from dataclasses import dataclass
 
 from telegram import Chat, Message, Update, User
@@ -13,7 +12,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.scheduler import Delivery
 from bot.game.memory import Memory
-from bot.game.people import Person
+from bot.game.people import Person, visible_name
 from bot.game.service import GameService
 from bot.i18n import Translator, normalize, translator
 from bot.settings import Settings
@@ -38,29 +37,9 @@ def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:
     return found
 
 
-NAME_LENGTH = 40
-# Characters a client shows as nothing (besides spaces and format characters): a name of
-# only these is no name.
-_BLANK = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
-
-
-def _clean(text: object) -> str:
-    """`text` as one line without control characters; "" if it shows nothing."""
-    if not isinstance(text, str):
-        return ""
-    kept = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
-    line = " ".join(kept.split())
-    visible = any(
-        not ch.isspace() and ch not in _BLANK and unicodedata.category(ch) != "Cf" for ch in line
-    )
-    return line if visible else ""
-
-
 def shown_name(user: User) -> str:
     """The user's own name as Telegram gives it ("" if he has none that shows)."""
-    parts = (_clean(user.first_name), _clean(user.last_name))
-    name = " ".join(part for part in parts if part)[:NAME_LENGTH].strip()
-    return name or _clean(user.username)[:NAME_LENGTH]
+    return visible_name(user.first_name, user.last_name, user.username)
 
 
 def display_name(user: User, seat: int | None = None, lang: str | None = None) -> str:

@@ -89,6 +89,20 @@ class Keys:
         bot.delivery.plan.board_turn)."""
         return f"{self._chat(chat_id)}:board-turn"
 
+    def table_seated(self, chat_id: int, thread_id: int | None, game_id: str) -> str:
+        """Who took a seat from the live table or opened it at his seat (a set of user ids):
+        such a seat stays his when his private chat refuses the bot (bot.game.turns)."""
+        return f"{self._chat(chat_id)}:table-seated:{thread_id or 0}:{game_id}"
+
+    def table_feed(self, chat_id: int) -> str:
+        """The pub/sub channel that tells every process of the chat's committed changes (in
+        the chat's slot: a Redis Cluster carries it as a sharded channel)."""
+        return f"{self._chat(chat_id)}:table-feed"
+
+    def table_game(self, game_id: str) -> str:
+        """Where a game is played, by its id (the live table's start parameter names it)."""
+        return f"{self.prefix}:table-game:{game_id}"
+
     def user(self, user_id: int) -> str:
         """A person's preferences as earlier releases kept them (one JSON text): read, and
         carried over into `user_prefs` (see bot.storage.prefs)."""

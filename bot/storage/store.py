@@ -26,6 +26,7 @@ from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
 from bot.storage.user_games import UserGames
 from bot.storage.updates import SeenUpdates
+from bot.storage.tables import Tables
 
 
 class Store:
@@ -47,3 +48,4 @@ class Store:
         self.subscriptions = Subscriptions(redis, keys)
         self.user_games = UserGames(redis, keys)
         self.updates = SeenUpdates(redis, keys)
+        self.tables = Tables(redis, keys)

@@ -30,7 +30,8 @@ SAMPLE: dict[str, Any] = {
 }
 # What a client call changes: Redis commands by name, and the scripts (EVALSHA / EVAL,
 # whose keys are all counted as written: a script given a key may write it).
-WRITES = {"set", "delete", "hset", "hsetnx", "hdel", "expire", "zadd", "zrem", "restore"}
+WRITES = {"set", "delete", "hset", "hsetnx", "hdel", "expire", "zadd", "zrem", "restore", "sadd"}
+WRITES |= {"publish", "spublish"}  # a channel Keys names is "written" by who publishes on it
 # Keys methods that name no key of their own (patterns, helpers).
 NOT_KEYS = {"chat_pattern", "game_pattern", "moved", "parse_game"}
 
@@ -135,6 +136,10 @@ async def write_everything(store: Store) -> None:
     await store.user_games.forget([USER], CHAT, THREAD, GAME)
 
     assert await store.updates.first_sight(7, 5.0)
+
+    await store.tables.note_game(GAME, CHAT, THREAD)
+    await store.tables.note_seated(CHAT, THREAD, GAME, USER)
+    await store.tables.publish(CHAT, "a note")
 
 
 async def test_every_stored_key_has_one_writer(redis_client: Redis, key_prefix: str) -> None:

@@ -1,0 +1,111 @@
+"""What a table's WebSocket may say, read strictly: the hello that carries the init data,
+then actions. Anything else is malformed, with a word saying how (for the refusal and one
+log line); nothing here ever raises on what a client sends.
+
+    {"type": "hello", "init_data": "<Telegram.WebApp.initData>"}
+    {"type": "action", "id": 7, "game": "<game id>", "action": "variant", "value": "muggins"}
+
+`id` is the client's own number for the answer (`done` or `refused` carry it back);
+`version` (optional) is the view version the action was made for: a hand action will
+be refused when it is stale (next round); a lobby press works on any lobby revision it
+still makes sense on (bot.game.lobby).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MAX_MESSAGE = 8 * 1024  # bytes of one message (the hello's init data is under 1 KB)
+MAX_DEPTH = 3  # nesting of a message's JSON: an object of plain values is 1 deep
+GAME_ID_LENGTH = 16
+
+# The actions a table may ask for now; the hand's (play, doubles, draw, pass, hint) come
+# with the next round.
+LOBBY_ACTIONS = frozenset(
+    {
+        "join",
+        "leave",
+        "start",
+        "cancel",
+        "add_easy",
+        "add_strong",
+        "remove_computer",
+        "variant",
+        "target",
+        "time",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Hello:
+    init_data: str
+
+
+@dataclass(frozen=True)
+class Action:
+    id: int | None
+    game: str
+    action: str
+    value: str
+    version: int | None
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A message that is none of the above; `reason` is one of: not_json, too_deep,
+    not_an_object, unknown_type, unknown_action, bad_field."""
+
+    reason: str
+    id: int | None = None
+
+
+def read_message(text: str) -> Hello | Action | Malformed:
+    try:
+        data = json.loads(text)
+    except RecursionError:  # nested beyond the parser's own limit
+        return Malformed("too_deep")
+    except ValueError:
+        return Malformed("not_json")
+    if _depth(data) > MAX_DEPTH:
+        return Malformed("too_deep")
+    if not isinstance(data, dict):
+        return Malformed("not_an_object")
+    kind = data.get("type")
+    if kind == "hello":
+        init_data = data.get("init_data")
+        return Hello(init_data) if isinstance(init_data, str) else Malformed("bad_field")
+    if kind != "action":
+        return Malformed("unknown_type")
+    ask_id = data.get("id")
+    if not _small_int(ask_id):
+        ask_id = None
+    action, game, value, version = (data.get(k) for k in ("action", "game", "value", "version"))
+    if action not in LOBBY_ACTIONS:
+        return Malformed("unknown_action", ask_id)
+    if not isinstance(game, str) or not 0 < len(game) <= GAME_ID_LENGTH:
+        return Malformed("bad_field", ask_id)
+    if value is None:
+        value = ""
+    if not isinstance(value, str | int) or isinstance(value, bool) or len(str(value)) > 32:
+        return Malformed("bad_field", ask_id)
+    if version is not None and not _small_int(version):
+        return Malformed("bad_field", ask_id)
+    return Action(ask_id, game, str(action), str(value), version)
+
+
+def _small_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53
+
+
+def _depth(value: Any, room: int = MAX_DEPTH + 1) -> int:
+    """How deep `value` nests (a plain value: 0, an object of plain values: 1), counted no
+    further than `room` levels (enough to tell it is too deep)."""
+    if not isinstance(value, dict | list):
+        return 0
+    if room <= 1:
+        return 1
+    inner = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(item, room - 1) for item in inner), default=0)
