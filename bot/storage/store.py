@@ -24,9 +24,9 @@ from bot.storage.prefs import Prefs
 from bot.storage.records import GameRecords
 from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
-from bot.storage.user_games import UserGames
-from bot.storage.updates import SeenUpdates
 from bot.storage.tables import Tables
+from bot.storage.updates import SeenUpdates
+from bot.storage.user_games import UserGames
 
 
 class Store:

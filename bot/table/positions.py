@@ -18,7 +18,7 @@ from engine import SeatView
 
 def board_positions(view: SeatView) -> dict[str, Any]:
     """{"width", "height", "tile", "tiles": [...], "marks": [...]} of the view's table."""
-    layout = board_layout(view.table, lanes=view.rules.lanes)
+    layout = board_layout(view.table, view.variant)
     names = end_names(view.table, view.variant)
     radius = mark_radius(layout.tile)
     tiles = [

@@ -14,7 +14,13 @@ from bot.i18n import Translator
 from bot.render import final_text
 from bot.render.ends import end_names, label
 from bot.render.history import names_before
-from bot.render.move_words import action_points, action_words, count_sum, recent_actions
+from bot.render.move_words import (
+    action_points,
+    action_words,
+    count_parts,
+    count_words,
+    recent_actions,
+)
 from bot.render.round_end import round_end_points, round_end_words
 from bot.render.words import localized_name, variant_title
 from bot.settings import Settings
@@ -191,9 +197,11 @@ def count_line(tr: Translator, view: SeatView) -> str:
     """The ends' count, in a game that counts them ("" otherwise)."""
     if not view.rules.scores_plays or view.table.opening is None:
         return ""
-    if view.count_terms is None:
+    parts = count_parts(view)
+    if parts is None:
         return tr("Ends count once all four arms are taken")
-    return tr("Ends: {sum}").format(sum=count_sum(view.count_terms))
+    # Each end by its name, a double as it counts: as the captions say it.
+    return "\n".join(count_words(tr, parts, end_names(view.table, view.variant)))
 
 
 def recent_moves(tr: Translator, view: SeatView) -> list[str]:
