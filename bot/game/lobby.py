@@ -133,8 +133,11 @@ def join(
 ) -> Outcome:
     """`person` takes a seat; UNCHANGED if he has one."""
     if match is not None and match.id == game_id and match.ended is not None:
-        refusals = _GAME_ENDING_REFUSALS if match.engine else _LOBBY_ENDING_REFUSALS
-        return Refusal(refusals.get(match.ended, "game_gone"))
+        return Refusal(
+            _GAME_ENDING_REFUSALS.get(match.ended, "game_gone")
+            if match.engine
+            else _LOBBY_ENDING_REFUSALS.get(match.ended, "game_gone")
+        )
     lobby = _the_lobby(match, game_id)
     if isinstance(lobby, Refusal):
         return lobby

@@ -99,6 +99,6 @@ def _user(raw: str) -> tuple[int, str, str | None]:
     user_id = user.get("id")
     if not isinstance(user_id, int) or isinstance(user_id, bool) or user_id <= 0:
         raise Unauthorized("no user")
-    code = user.get("language_code")
+    language = user.get("language_code")
     name = visible_name(user.get("first_name"), user.get("last_name"), user.get("username"))
-    return user_id, name, code if isinstance(code, str) else None
+    return user_id, name, language if isinstance(language, str) else None

@@ -22,6 +22,7 @@ from engine.variants import ruleset
 REFUSALS = {
     "stale_button": N_("This button is out of date."),
     "game_gone": N_("That game is over or no longer here."),
+    "other_game": N_("This table shows another game: open the table of the game you mean."),
     "game_started": N_("The game has already started."),
     "game_running": N_("A game is already running here."),
     "lobby_full": N_("All four seats are taken."),

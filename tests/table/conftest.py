@@ -17,7 +17,6 @@ from bot.game.people import Person
 from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys
-from bot.storage.models import UserPrefs
 from bot.storage.store import Store
 from bot.table import TableServer, add_routes
 from tests.support.table import init_data
@@ -71,7 +70,7 @@ async def client(table: TableServer) -> AsyncIterator[TestClient]:  # type: igno
 
 async def open_lobby(service: GameService, creator: Person = IRINA) -> str:
     """A lobby in CHAT whose creator sits in it (he opened the private chat); its id."""
-    await service.store.prefs.save_user(creator.user_id, UserPrefs(started=True))
+    await service.store.prefs.mark_started(creator.user_id)
     current, _ = await service.new_game(CHAT, None, creator, "fives", "Домино")
     return current.match.id
 
