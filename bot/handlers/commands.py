@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from telegram import Message, Update
@@ -32,8 +33,13 @@ from engine import VARIANTS, StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
 
+# /help's answer, which the command table writes (bot.handlers.command_table).
+HelpText = Callable[[Translator], str]
 
-async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+
+async def cmd_start(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, help_text: HelpText
+) -> None:
     """/start in private, possibly from a Join deep link (`/start j_<chat>_<topic>_<game>`)."""
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
@@ -41,13 +47,13 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
     tr = await language_for(update, context)
     if is_group(chat):  # `/start@bot` there says nothing of whether the bot may write to him
-        await repeats.answer(update, context, tr, "help", texts.help_text(tr))
+        await repeats.answer(update, context, tr, "help", help_text(tr))
         return
     await d.memory.mark_started(user.id)  # he wrote to the bot in private: it may write back
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
-        await reply(update, tr(command_texts.GREETING) + "\n\n" + texts.help_text(tr))
+        await reply(update, tr(command_texts.GREETING) + "\n\n" + help_text(tr))
         return
     chat_id, thread_id, game_id = target
     seat, lang = None, None
@@ -206,9 +212,9 @@ async def _chat_variant(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
     return None if current is None else current.match.variant
 
 
-async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE, help_text: HelpText) -> None:
     tr = await language_for(update, context)
-    await repeats.answer(update, context, tr, "help", texts.help_text(tr))
+    await repeats.answer(update, context, tr, "help", help_text(tr))
 
 
 async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -363,7 +369,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     choice = context.args[0].lower() if context.args else ""
     if choice not in LANGUAGES:
         tr = await language_for(update, context)
-        await reply(update, tr(command_texts.CHOOSE_LANGUAGE))
+        await reply(update, command_texts.choose_language(tr))
         return
     if is_group(chat):
         if not await is_admin(context, chat.id, user.id):
