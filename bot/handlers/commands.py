@@ -1,4 +1,8 @@
-"""Slash commands: thin handlers that ask the service and reply."""
+"""Slash commands: thin handlers that ask the service and reply.
+
+A refusal is raised, not answered here: the error handler (bot.handlers.errors) answers
+it, as a reply in the user's language.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +24,6 @@ from bot.handlers.common import (
     is_group,
     language_for,
     person,
-    refuse,
     reply,
     shown_name,
     thread_of,
@@ -59,11 +62,7 @@ async def cmd_start(
     seat, lang = None, None
     if not shown_name(user):  # he is named by the seat he is about to take
         seat, lang = await _next_seat(context, chat_id, thread_id, game_id)
-    try:
-        game, joined = await d.service.join(chat_id, thread_id, game_id, person(user, seat, lang))
-    except Refusal as refusal:
-        await refuse(update, tr, refusal.code)
-        return
+    game, joined = await d.service.join(chat_id, thread_id, game_id, person(user, seat, lang))
     place = endings.place_name(game.match, tr)
     await reply(update, command_texts.joined(tr, place, joined))
 
@@ -257,25 +256,19 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         stored = await d.service.current(chat.id, thread_id)
     except GameLostError:
-        await refuse(update, tr, "game_lost")  # set aside just now: nothing left to stop
-        return
+        raise  # set aside just now: nothing left to stop (answered as a refusal)
     except BrokenGameError:
         # A newer release's game (a rolling deploy that was rolled back, say): an admin
         # may clear it.
         if is_group(chat) and not await is_admin(context, chat.id, user.id):
-            await refuse(update, tr, "creator_or_admin_only")
-            return
+            raise Refusal("creator_or_admin_only") from None
         await d.service.stop_broken(chat.id, thread_id)
         await reply(update, tr(command_texts.DAMAGED_GAME_CLEARED))
         return
     admin = False
     if stored is not None and stored.match.creator_id != user.id and is_group(chat):
         admin = await is_admin(context, chat.id, user.id)
-    try:
-        current = await d.service.may_stop(chat.id, thread_id, person(user), admin)
-    except Refusal as refusal:
-        await refuse(update, tr, refusal.code)
-        return
+    current = await d.service.may_stop(chat.id, thread_id, person(user), admin)
     await reply(
         update,
         tr(command_texts.STOP_QUESTION),
@@ -290,13 +283,9 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     if await _games_elsewhere(update, context, tr, "leave"):
         return
-    try:
-        current = await deps(context).service.leave(
-            chat.id, thread_of(update.effective_message), person(user)
-        )
-    except Refusal as refusal:
-        await refuse(update, tr, refusal.code)
-        return
+    current = await deps(context).service.leave(
+        chat.id, thread_of(update.effective_message), person(user)
+    )
     await reply(update, command_texts.left(tr, current.match))
 
 
@@ -373,8 +362,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if is_group(chat):
         if not await is_admin(context, chat.id, user.id):
-            await refuse(update, await language_for(update, context), "admin_only")
-            return
+            raise Refusal("admin_only")
         await d.service.set_language(chat.id, choice)
     else:
         await d.memory.set_language(user.id, choice)
