@@ -37,6 +37,9 @@ ANYWHERE = Chats.PRIVATE | Chats.GROUPS
 
 @dataclass(frozen=True)
 class Command:
+    """One command: `/name` is answered by `handler`, offered in the menus of `works_in`,
+    and listed in the menu and /help with `lines`."""
+
     name: str
     handler: Handler
     works_in: Chats
