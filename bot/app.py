@@ -16,8 +16,9 @@ from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
 from bot.game.memory import Memory
 from bot.game.service import GameService
+from bot.handlers.command_table import Chats, menu
 from bot.handlers.common import Deps
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from bot.intake import Intake
 from bot.settings import Settings
 from bot.storage.connect import connect_redis, wait_for_redis
@@ -25,7 +26,7 @@ from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.storage.updates import SeenUpdates
 from bot.table import TableServer
-from bot.telegram import api, command_texts
+from bot.telegram import api
 from bot.telegram.budget import CallBudget
 from bot.telegram.metered import MeteredRequest, update_kind
 from bot.telegram.transport import AiohttpRequest
@@ -209,13 +210,24 @@ class PollingRequest(MeteredRequest):
             self.intake.poll_ended(answered)
 
 
+# The command menu's scopes: private chats (the default scope: every chat no other scope
+# covers) and groups, each listing the commands that work there.
+MENU_SCOPES = (
+    (BotCommandScopeDefault(), Chats.PRIVATE),
+    (BotCommandScopeAllGroupChats(), Chats.GROUPS),
+)
+
+
 async def register_commands(application: Application) -> None:  # type: ignore[type-arg]
-    """The command menu in both languages (Russian also as the default)."""
+    """The command menu of private chats and of groups, in each language (Russian also
+    for the languages the bot does not speak)."""
 
-    def commands(lang: str) -> list[BotCommand]:
-        return [BotCommand(name, text) for name, text in command_texts.menu(translator(lang))]
+    def commands(lang: str, chats: Chats) -> list[BotCommand]:
+        return [BotCommand(name, text) for name, text in menu(translator(lang), chats)]
 
-    for lang in LANGUAGES:
-        for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
-            await application.bot.set_my_commands(commands(lang), scope=scope, language_code=lang)
-    await application.bot.set_my_commands(commands("ru"))
+    for scope, chats in MENU_SCOPES:
+        for lang in LANGUAGES:
+            await application.bot.set_my_commands(
+                commands(lang, chats), scope=scope, language_code=lang
+            )
+        await application.bot.set_my_commands(commands(DEFAULT_LANGUAGE, chats), scope=scope)

@@ -12,12 +12,16 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+from typing import Literal, get_args
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-LANGUAGES = ("ru", "en")
-DEFAULT_LANGUAGE = "ru"
+# The languages the bot speaks: each has its catalog (locales/<lang>) and its rules pages
+# (rulebook/<lang>). Everything that lists them (settings, /lang, its words) reads them here.
+Language = Literal["ru", "en"]
+LANGUAGES: tuple[Language, ...] = get_args(Language)
+DEFAULT_LANGUAGE: Language = "ru"
 
 
 @dataclass(frozen=True)

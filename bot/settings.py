@@ -8,13 +8,13 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.i18n import DEFAULT_LANGUAGE, Language
+
 # A bot token is "<numeric bot id>:<35 or so url-safe characters>".
 TOKEN_SHAPE = re.compile(r"^\d{3,15}:[A-Za-z0-9_-]{20,100}$")
 
 # What Telegram accepts as a webhook's secret_token.
 WEBHOOK_SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
-
-Language = Literal["ru", "en"]
 
 
 class Settings(BaseSettings):
@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     telegram_bot_token: SecretStr
     redis_url: SecretStr | None = None
     telegram_api_url: str = "https://api.telegram.org"
-    default_language: Language = "ru"
+    default_language: Language = DEFAULT_LANGUAGE
     turn_seconds: int = Field(default=90, ge=15, le=3600)
     # The lobby's "no clock" option, for friends who play across a day: no time per move;
     # the player to act is reminded once after the first pause, and the game ends after

@@ -63,7 +63,11 @@ SHARED = {
     "bot.metrics": {"storage", "game", "telegram", "delivery", "table", "handlers", "top"},
     "bot.variants": {"render", "game", "telegram", "delivery", "handlers", "top"},
 }
-SHARED_USES = {"bot.variants": {"bot.i18n"}, "bot.logs": {"bot.metrics"}}
+SHARED_USES = {
+    "bot.variants": {"bot.i18n"},
+    "bot.logs": {"bot.metrics"},
+    "bot.settings": {"bot.i18n"},  # the languages it may be set to
+}
 # Who may import python-telegram-bot (`telegram`, `telegram.ext`, ...): these modules
 # and packages.
 TELEGRAM_USERS = (

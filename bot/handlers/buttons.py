@@ -1,8 +1,8 @@
 """Inline buttons: the lobby, the board, the hand keyboards, stop, rematch, rules.
 
-Every press is answered at once (a refusal as a short alert); what the press
-changed reaches the chats through the delivery layer, which the game service
-tells of every change.
+Every press is answered at once (a refusal is raised: the error handler answers it
+with a short alert); what the press changed reaches the chats through the delivery
+layer, which the game service tells of every change.
 """
 
 from __future__ import annotations
@@ -15,16 +15,15 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.game import rulebook
-from bot.game.errors import BrokenGameError, ConflictError
 from bot.game.hand_actions import DoublesChoice, EndChoice, HandResult
 from bot.game.hints import Hint
 from bot.game.outcomes import Refusal
 from bot.game.records import Current
-from bot.handlers.common import Deps, deps, is_admin, language_for, person, refuse, thread_of
+from bot.handlers.common import Deps, deps, is_admin, language_for, person, thread_of
 from bot.i18n import Translator, translator
 from bot.render.ends import EndName
 from bot.storage.models import practice_chat
-from bot.telegram import api, keyboards, press_texts, texts
+from bot.telegram import api, keyboards, press_texts
 from bot.telegram import callbacks as cb
 from bot.telegram.hint_texts import hint_line
 from engine import Doubles, End, Move, Play, SeatView, parse_move
@@ -37,24 +36,13 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if query is None:
         return
     press = cb.decode(query.data)
-    if press is None:
-        tr = await language_for(update, context)
-        await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
-        return
+    if press is None or not _carries(query, press):
+        # Data we never make, or that the message it came from does not show: a forged or
+        # stale press, refused before it can change that message (a group's board showing
+        # someone's hand, say).
+        raise Refusal("stale_button")
     tr = await language_for(update, context)
-    if not _carries(query, press):
-        # Data the message it came from does not show: a forged or stale press, refused
-        # before it can change that message (a group's board showing someone's hand, say).
-        await api.answer(query, texts.refusal(tr, "stale_button"), alert=True)
-        return
-    try:
-        await _dispatch(update, context, query, press, tr)
-    except Refusal as refusal:
-        await refuse(update, tr, refusal.code)
-    except BrokenGameError as broken:
-        await refuse(update, tr, broken.code)
-    except ConflictError:
-        await refuse(update, tr, "busy")
+    await _dispatch(update, context, query, press, tr)
 
 
 # Buttons that edit the message they are on: never pressed from one Telegram no longer shows.

@@ -1,9 +1,14 @@
-"""Slash commands: thin handlers that ask the service and reply."""
+"""Slash commands: thin handlers that ask the service and reply.
+
+A refusal is raised, not answered here: the error handler (bot.handlers.errors) answers
+it, as a reply in the user's language.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from telegram import Message, Update
@@ -19,7 +24,6 @@ from bot.handlers.common import (
     is_group,
     language_for,
     person,
-    refuse,
     reply,
     shown_name,
     thread_of,
@@ -32,8 +36,13 @@ from engine import VARIANTS, StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
 
+# /help's answer, which the command table writes (bot.handlers.command_table).
+HelpText = Callable[[Translator], str]
 
-async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+
+async def cmd_start(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, help_text: HelpText
+) -> None:
     """/start in private, possibly from a Join deep link (`/start j_<chat>_<topic>_<game>`)."""
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
@@ -41,23 +50,19 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
     tr = await language_for(update, context)
     if is_group(chat):  # `/start@bot` there says nothing of whether the bot may write to him
-        await repeats.answer(update, context, tr, "help", texts.help_text(tr))
+        await repeats.answer(update, context, tr, "help", help_text(tr))
         return
     await d.memory.mark_started(user.id)  # he wrote to the bot in private: it may write back
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
-        await reply(update, tr(command_texts.GREETING) + "\n\n" + texts.help_text(tr))
+        await reply(update, tr(command_texts.GREETING) + "\n\n" + help_text(tr))
         return
     chat_id, thread_id, game_id = target
     seat, lang = None, None
     if not shown_name(user):  # he is named by the seat he is about to take
         seat, lang = await _next_seat(context, chat_id, thread_id, game_id)
-    try:
-        game, joined = await d.service.join(chat_id, thread_id, game_id, person(user, seat, lang))
-    except Refusal as refusal:
-        await refuse(update, tr, refusal.code)
-        return
+    game, joined = await d.service.join(chat_id, thread_id, game_id, person(user, seat, lang))
     place = endings.place_name(game.match, tr)
     await reply(update, command_texts.joined(tr, place, joined))
 
@@ -206,9 +211,9 @@ async def _chat_variant(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
     return None if current is None else current.match.variant
 
 
-async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE, help_text: HelpText) -> None:
     tr = await language_for(update, context)
-    await repeats.answer(update, context, tr, "help", texts.help_text(tr))
+    await repeats.answer(update, context, tr, "help", help_text(tr))
 
 
 async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -251,25 +256,19 @@ async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         stored = await d.service.current(chat.id, thread_id)
     except GameLostError:
-        await refuse(update, tr, "game_lost")  # set aside just now: nothing left to stop
-        return
+        raise  # set aside just now: nothing left to stop (answered as a refusal)
     except BrokenGameError:
         # A newer release's game (a rolling deploy that was rolled back, say): an admin
         # may clear it.
         if is_group(chat) and not await is_admin(context, chat.id, user.id):
-            await refuse(update, tr, "creator_or_admin_only")
-            return
+            raise Refusal("creator_or_admin_only") from None
         await d.service.stop_broken(chat.id, thread_id)
         await reply(update, tr(command_texts.DAMAGED_GAME_CLEARED))
         return
     admin = False
     if stored is not None and stored.match.creator_id != user.id and is_group(chat):
         admin = await is_admin(context, chat.id, user.id)
-    try:
-        current = await d.service.may_stop(chat.id, thread_id, person(user), admin)
-    except Refusal as refusal:
-        await refuse(update, tr, refusal.code)
-        return
+    current = await d.service.may_stop(chat.id, thread_id, person(user), admin)
     await reply(
         update,
         tr(command_texts.STOP_QUESTION),
@@ -284,13 +283,9 @@ async def cmd_leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     if await _games_elsewhere(update, context, tr, "leave"):
         return
-    try:
-        current = await deps(context).service.leave(
-            chat.id, thread_of(update.effective_message), person(user)
-        )
-    except Refusal as refusal:
-        await refuse(update, tr, refusal.code)
-        return
+    current = await deps(context).service.leave(
+        chat.id, thread_of(update.effective_message), person(user)
+    )
     await reply(update, command_texts.left(tr, current.match))
 
 
@@ -363,12 +358,11 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     choice = context.args[0].lower() if context.args else ""
     if choice not in LANGUAGES:
         tr = await language_for(update, context)
-        await reply(update, tr(command_texts.CHOOSE_LANGUAGE))
+        await reply(update, command_texts.choose_language(tr))
         return
     if is_group(chat):
         if not await is_admin(context, chat.id, user.id):
-            await refuse(update, await language_for(update, context), "admin_only")
-            return
+            raise Refusal("admin_only")
         await d.service.set_language(chat.id, choice)
     else:
         await d.memory.set_language(user.id, choice)

@@ -1,4 +1,11 @@
-"""The one error handler: log what escaped a handler, tell the user briefly."""
+"""The one error handler: whatever escaped a handler is answered here, briefly and in the
+user's language (an alert for a button, a reply for a command). A refusal is only
+answered; any other error is counted too, and logged unless it is expected (a busy or
+unreadable game).
+
+python-telegram-bot awaits it inside the update, as soon as the handler raised: the
+answer comes at once.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +17,19 @@ from telegram.ext import ContextTypes
 
 from bot import metrics
 from bot.game.errors import BrokenGameError, ConflictError
-from bot.handlers.common import deps, language_for, reply
+from bot.game.outcomes import Refusal
+from bot.handlers.common import deps, language_for, refuse
 from bot.handlers.repeats import tell_of_outage
 from bot.i18n import translator
-from bot.telegram import api, texts
 
 log = logging.getLogger(__name__)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     error = context.error
-    if isinstance(error, BrokenGameError):
+    if isinstance(error, Refusal):
+        code = error.code  # what the rules do not allow: answered, neither counted nor logged
+    elif isinstance(error, BrokenGameError):
         code = error.code
     elif isinstance(error, ConflictError):
         code = "busy"
@@ -30,7 +39,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     else:
         code = "internal_error"
         log.error("unhandled error while handling an update", exc_info=error)
-    metrics.ERRORS.labels(code).inc()
+    if not isinstance(error, Refusal):
+        metrics.ERRORS.labels(code).inc()
     if not isinstance(update, Update):
         return
     if code == "storage_down" and not tell_of_outage(update, context):
@@ -40,10 +50,6 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Exception:  # the store may be what failed: answer in the default language
         tr = translator(deps(context).settings.default_language)
     try:
-        text = texts.refusal(tr, code)
-        if update.callback_query is not None:
-            await api.answer(update.callback_query, text, alert=True)
-        elif update.effective_message is not None:
-            await reply(update, text)
+        await refuse(update, tr, code)
     except Exception:  # Telegram may be what failed: say nothing rather than fail again
         log.warning("could not tell the user about the error", exc_info=True)

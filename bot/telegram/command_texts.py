@@ -1,40 +1,88 @@
-"""What the bot replies to a command: the menu's lines and each command's answers.
+"""What the bot replies to a command: each command's lines in the menu and in /help, and
+its answers.
 
-A refusal's words are in `texts.REFUSALS`, /help's in `texts.help_text`, /stats' and
-/top's in `rating_texts`. Texts are Telegram HTML: what comes from users is escaped.
+The commands are listed once, in `bot.handlers.command_table`, which names each one's
+lines here. A refusal's words are in `texts.REFUSALS`, /stats' and /top's in
+`rating_texts`. Texts are Telegram HTML: what comes from users is escaped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from html import escape
 
-from bot.i18n import N_, Translator
+from babel.lists import format_list
+
+from bot.i18n import LANGUAGES, N_, Translator
 from bot.render.words import localized_name
 from bot.storage.models import Match
 from bot.telegram import texts
 from engine import SeatView
 
-# The command menu Telegram shows (set at start-up, in each language).
-MENU = {
-    "newgame": N_("Start a domino game here"),
-    "practice": N_("Practise against the computer, with hints (private chat)"),
-    "rules": N_("The rules of each game"),
-    "score": N_("The current table"),
-    "leave": N_("The computer takes your seat"),
-    "stop": N_("End the game (creator or admin)"),
-    "stats": N_("This chat's leaderboard"),
-    "top": N_("The chat's best players by rating"),
-    "notify": N_("Call me when a game opens here"),
-    "export": N_("The last game's record"),
-    "lang": N_("Language: ru or en"),
-    "help": N_("What I can do"),
-}
+
+@dataclass(frozen=True)
+class CommandLines:
+    """A command's line in Telegram's command menu and in /help (None: not listed there).
+
+    A line may name the languages the bot speaks: `{languages}` («ru or en»), `{codes}`
+    («ru|en»)."""
+
+    menu: str | None
+    help: str | None
 
 
-def menu(tr: Translator) -> list[tuple[str, str]]:
-    """(command, what it does) for Telegram's command menu."""
-    return [(name, tr(text)) for name, text in MENU.items()]
+START = CommandLines(None, None)  # Telegram's own Start button sends it
+NEWGAME = CommandLines(
+    N_("Start a domino game here"),
+    N_("/newgame — start a game here; pick the game in its lobby"),
+)
+PRACTICE = CommandLines(
+    N_("Practise against the computer, with hints (private chat)"),
+    N_("/practice — in our private chat: play the computer, with hints"),
+)
+RULES = CommandLines(N_("The rules of each game"), N_("/rules — the rules of each game"))
+SCORE = CommandLines(N_("The current table"), N_("/score — the current table"))
+LEAVE = CommandLines(
+    N_("The computer takes your seat"), N_("/leave — the computer takes over your seat")
+)
+STOP = CommandLines(
+    N_("End the game (creator or admin)"), N_("/stop — end the game (its creator or an admin)")
+)
+STATS = CommandLines(N_("This chat's leaderboard"), N_("/stats — this chat's leaderboard"))
+TOP = CommandLines(
+    N_("The chat's best players by rating"), N_("/top — the chat's best players by rating")
+)
+NOTIFY = CommandLines(
+    N_("Call me when a game opens here"),
+    N_("/notify — a private call whenever a game opens here (/notify off stops it)"),
+)
+EXPORT = CommandLines(N_("The last game's record"), N_("/export — the last finished game's record"))
+LANG = CommandLines(N_("Language: {languages}"), N_("/lang {codes} — language"))
+HELP = CommandLines(N_("What I can do"), None)  # /help lists the others
+
+
+def line(tr: Translator, text: str) -> str:
+    """A command's line (menu or /help) in `tr`'s language, the languages named."""
+    return tr(text).format(languages=either(tr, LANGUAGES), codes="|".join(LANGUAGES))
+
+
+def help_text(tr: Translator, commands: Iterable[CommandLines]) -> str:
+    """/help: the lines of `commands` that it lists, in their order."""
+    listed = [line(tr, command.help) for command in commands if command.help is not None]
+    return "\n".join(
+        [
+            tr("<b>Dominoes for group chats</b>"),
+            *listed,
+            "",
+            tr("Your tiles come to you in a private chat with me; tap a tile to play it."),
+        ]
+    )
+
+
+def either(tr: Translator, choices: Iterable[str]) -> str:
+    """«a, b or c» in `tr`'s language (Babel knows each language's way of saying it)."""
+    return format_list(list(choices), style="or", locale=tr.lang)
 
 
 # /start
@@ -55,7 +103,7 @@ DAMAGED_GAME_CLEARED = N_("The damaged game was cleared. Start a new one with /n
 STOP_QUESTION = N_("End the game for everyone?")
 
 # /lang
-CHOOSE_LANGUAGE = N_("Choose a language: /lang ru or /lang en")
+CHOOSE_LANGUAGE = N_("Choose a language: {choices}")  # /lang ru or /lang en
 LANGUAGE_SET = N_("Language: English")  # said in the language just chosen
 
 # /export
@@ -64,6 +112,11 @@ EXPORT_CAPTION = N_("The last finished game's record: every deal, every move and
 
 # A repeated command in a group, answered a moment ago (bot.handlers.repeats).
 ANSWER_ABOVE = N_("My answer is above ↑")
+
+
+def choose_language(tr: Translator) -> str:
+    """/lang without a language it knows: the ones it does, each as the command to type."""
+    return tr(CHOOSE_LANGUAGE).format(choices=either(tr, [f"/lang {code}" for code in LANGUAGES]))
 
 
 def joined(tr: Translator, place: str, new: bool) -> str:

@@ -1,4 +1,4 @@
-"""The bot's texts: what each refusal says, lobby and caption texts, help.
+"""The bot's texts: what each refusal says, lobby and caption texts.
 
 Message ids are English; `bot/locales/*/messages.po` translate them. Texts are
 Telegram HTML, so everything that comes from users is escaped here.
@@ -327,27 +327,6 @@ def opening_prompt(tr: Translator, view: SeatView) -> str:
     if view.rules.one_round:
         return tr("Your move! Open the game with any tile.")
     return tr("Your move! Open the round with any tile.")
-
-
-def help_text(tr: Translator) -> str:
-    return "\n".join(
-        [
-            tr("<b>Dominoes for group chats</b>"),
-            tr("/newgame — start a game here; pick the game in its lobby"),
-            tr("/practice — in our private chat: play the computer, with hints"),
-            tr("/rules — the rules of each game"),
-            tr("/score — the current table"),
-            tr("/leave — the computer takes over your seat"),
-            tr("/stop — end the game (its creator or an admin)"),
-            tr("/stats — this chat's leaderboard"),
-            tr("/top — the chat's best players by rating"),
-            tr("/notify — a private call whenever a game opens here (/notify off stops it)"),
-            tr("/export — the last finished game's record"),
-            tr("/lang ru|en — language"),
-            "",
-            tr("Your tiles come to you in a private chat with me; tap a tile to play it."),
-        ]
-    )
 
 
 def hints_used(tr: Translator, count: int) -> str:
