@@ -193,7 +193,7 @@ async def test_a_group_never_gets_more_than_twenty_calls_a_minute(h: Harness) ->
             h.api.send_text(table.users[0], table.chat, "/score")
 
     await table.play_turns(14, a_command)
-    await asyncio.sleep(1)
+    await h.settle()  # every call the moves and commands cost has been made
     assert h.api.over_limit_calls(table.chat) == 0
     assert h.api.max_calls_in_window(table.chat, window=60) <= 20
 
