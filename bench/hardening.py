@@ -1,5 +1,5 @@
 """Hostile presses and races through the real bot, many times over: the long version of
-tests/bot/test_fuzz_presses.py and tests/bot/test_races.py.
+tests/bot/handlers/test_fuzz_presses.py and tests/bot/handlers/test_races.py.
 
     .venv/bin/python bench/hardening.py --forged 10000 --races 1000
     .venv/bin/python bench/hardening.py --forged 2000 --races 0 --seed 7
@@ -7,7 +7,7 @@ tests/bot/test_fuzz_presses.py and tests/bot/test_races.py.
 It starts the fake Bot API and the real application in this process (the tests' harness,
 tests/bot/conftest.py) on Redis (REDIS_URL, else 127.0.0.1:6379/0) under a key prefix of
 its own, removed at the end. Then, with choices from a seeded random generator instead of
-hypothesis (tests/bot/hostile.py has both):
+hypothesis (tests/bot/hostile/ has both):
 
 - `--forged` presses, one at a time, of any data on any message (random strings and bytes,
   other games', chats' and players' buttons, old versions, oversized fields, valid data on

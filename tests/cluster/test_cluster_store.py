@@ -20,7 +20,7 @@ from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match, StatLine, UserPrefs
 from bot.storage.store import Store
 from bot.storage.stored import LOST, Stored
-from tests.bot.test_store import change_thirty_times_at_once
+from tests.bot.storage.test_store import change_thirty_times_at_once
 from tests.cluster.conftest import RunningCluster, settings_for
 
 CHATS = [-100123, -1001234567890, -5, 42, 0, -100999]

@@ -17,7 +17,7 @@ from typing import Any
 from bot.render.ends import end_names
 from bot.telegram.callbacks import EndPress
 from engine import Game, Table, Tile
-from tests.bot.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
+from tests.bot.telegram.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import Button, MessageView
 from tests.support.buttons import of_kind, press_of

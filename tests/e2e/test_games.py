@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.bot.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
+from tests.bot.telegram.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in
 from tests.e2e.harness import check_finished_game, check_ratings_moved
 from tests.fakebotapi import FakeBotApi
 from tests.support.bot_process import BotProcess

@@ -17,7 +17,7 @@ from bot.storage.models import Match, Seat
 from engine import Game, view_for
 from engine.view import SeatView
 from tests.bot.conftest import Harness, position
-from tests.bot.test_lifecycle import TAKEN_OVER, hand_messages, hands_say
+from tests.bot.delivery.test_lifecycle import TAKEN_OVER, hand_messages, hands_say
 
 PLAYERS = ["Андрей", "Ирина", "Ольга", "Вадим"]
 

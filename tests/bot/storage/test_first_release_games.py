@@ -23,8 +23,8 @@ from bot.storage.legacy import first_release
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match
 from bot.storage.stored import parse_match
 from engine import Game, pack
-from tests.bot import test_stored_games
-from tests.bot.test_stored_games import (  # the same fixtures and the same playing on
+from tests.bot.storage import test_stored_games
+from tests.bot.storage.test_stored_games import (  # the same fixtures and the same playing on
     Clock,
     check_engine,
     creator,
@@ -37,7 +37,7 @@ clock = test_stored_games.clock
 service = test_stored_games.service
 
 
-V1 = Path(__file__).resolve().parents[1] / "data" / "stored" / "v1"
+V1 = Path(__file__).resolve().parents[2] / "data" / "stored" / "v1"
 NAMES = sorted(path.name for path in V1.glob("*.json"))
 
 

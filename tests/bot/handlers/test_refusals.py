@@ -19,7 +19,7 @@ from bot.i18n import translator
 from bot.telegram.texts import REFUSALS
 from tests.bot.conftest import Harness
 
-HANDLERS = Path(__file__).resolve().parents[2] / "bot" / "handlers"
+HANDLERS = Path(__file__).resolve().parents[3] / "bot" / "handlers"
 CAUGHT = {"Refusal", "BrokenGameError", "ConflictError", "GameLostError"}
 
 # The handlers' functions that still catch one of those, and why: each does something

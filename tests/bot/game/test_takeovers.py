@@ -8,7 +8,7 @@ from bot.game import turns
 from bot.game.clock import Moment
 from bot.game.takeovers import taken_seats
 from bot.storage.models import BoardMessage, GroupDelivery
-from tests.bot.test_turns import ANDREY, SETTINGS, START, changed, running, time_out
+from tests.bot.game.test_turns import ANDREY, SETTINGS, START, changed, running, time_out
 
 
 def test_each_way_a_seat_changes_hands_is_told_apart() -> None:

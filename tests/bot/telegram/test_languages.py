@@ -17,7 +17,7 @@ from bot.settings import Settings
 from bot.telegram import command_texts
 from bot.telegram.command_texts import LANG, choose_language, line
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+BOT = Path(__file__).resolve().parents[3] / "bot"
 SOURCE = "en"  # the message ids' language: its catalog needs no translations
 TOKEN = "123456:" + "a" * 35
 

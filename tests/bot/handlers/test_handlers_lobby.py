@@ -358,7 +358,7 @@ async def test_leaving_the_lobby_by_button(h: Harness) -> None:
 
 async def test_who_may_start(h: Harness) -> None:
     """A refused start is told as an alert and changes nothing (who may start, and with
-    whom, is tests/bot/test_lobby.py)."""
+    whom, is tests/bot/game/test_lobby.py)."""
     a, b = h.people("Андрей", "Ирина")
     group = h.group(a, [b])
     lobby = await h.newgame(a, group)

@@ -19,7 +19,7 @@ from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from bot.telegram.command_texts import line
 from tests.bot.conftest import Harness
 
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 SOURCE = "en"  # the message ids' language: its catalog needs no translations
 
 # The commands a place does not list, and why: Telegram's Start button sends /start (the

@@ -22,7 +22,7 @@ from bot.storage.prefs import Prefs
 from bot.storage.store import Store
 from tests.bot.conftest import Harness
 
-STORED = Path(__file__).resolve().parents[1] / "data" / "stored" / "prefs"
+STORED = Path(__file__).resolve().parents[2] / "data" / "stored" / "prefs"
 EARLIER = sorted(STORED.glob("*.json"))
 
 

@@ -1,7 +1,7 @@
 """The lobby's rules as plain functions (bot.game.lobby): no Redis, no Telegram, no clock.
 
 Each rule takes the match as stored and returns a change, UNCHANGED or a refusal; the
-service only applies them by compare-and-set (tests/bot/test_service.py).
+service only applies them by compare-and-set (tests/bot/game/test_service.py).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from bot.storage.stored import parse_match
 from engine import ALL_TILES, Game, pack, unpack
 from engine.compact import FORMAT as ENGINE_FORMAT
 
-STORED = Path(__file__).resolve().parents[1] / "data" / "stored"
+STORED = Path(__file__).resolve().parents[2] / "data" / "stored"
 # Each format's stored games, by the folder they are in.
 FOLDERS = {2: STORED, 3: STORED / "v3"}
 MANIFESTS: dict[int, dict[str, Any]] = {

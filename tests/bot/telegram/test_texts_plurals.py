@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 from bot.i18n import LANGUAGES, translator
 from bot.render.messages import PLURALS
 
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 COUNTS = (*range(31), 101, 111)
 # Any number a plural message may carry: the counted one and the others alike.
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -23,7 +23,7 @@ import pytest
 from bot.i18n import translator
 from bot.telegram.texts import REFUSALS, UNKNOWN_REFUSAL
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGES = ("bot", "engine")
 CYRILLIC = frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
 

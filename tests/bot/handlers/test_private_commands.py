@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.game.memory import Memory
 from bot.storage.models import Match, Seat
 from tests.bot.conftest import Harness, Table, ru
-from tests.bot.test_practice import practice
+from tests.bot.game.test_practice import practice
 
 NO_GAME = "Здесь нет игры. Начните её командой /newgame."
 
