@@ -41,7 +41,7 @@ from engine import Game, Play, Tile, replay, summary, unpack, view_for
 from tests.e2e.harness import board_messages, export_record, final_totals, round_of
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, FakeBotApiError, Fault
 from tests.fakebotapi.views import Button, MessageView
-from tests.support.bot_process import BotProcess, bot_environment, running
+from tests.support.bot_process import BotProcess, Webhook, bot_environment, running
 from tests.support.buttons import (
     MOVE_PRESSES,
     hand_buttons,
@@ -52,7 +52,7 @@ from tests.support.buttons import (
     version_of,
 )
 from tests.support.players import Human, open_table, play_to_the_end
-from tests.support.redis_server import RedisServer, free_port
+from tests.support.redis_server import RedisServer
 from tests.support.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -663,18 +663,10 @@ def test_the_logs_of_a_game_with_failures_show_no_secret(
 ) -> None:
     """Webhook mode with a secret, at DEBUG: start-up calls failing, forged webhook posts,
     a flaky group. Neither the token nor the secret is ever written."""
-    port = free_port()
-    secret = uuid.uuid4().hex + "_Sx-" + uuid.uuid4().hex[:8]
+    hook = Webhook.new(uuid.uuid4().hex + "_Sx-" + uuid.uuid4().hex[:8])
+    secret = hook.secret
     env = fault_environment(
-        api,
-        redis_url,
-        key_prefix,
-        WEBHOOK_URL=f"http://127.0.0.1:{port}",
-        WEBHOOK_LISTEN="127.0.0.1",
-        WEBHOOK_PORT=str(port),
-        WEBHOOK_SECRET=secret,
-        LOG_LEVEL="DEBUG",
-        STARTUP_RETRIES="3",
+        api, redis_url, key_prefix, LOG_LEVEL="DEBUG", STARTUP_RETRIES="3", **hook.settings()
     )
     api.inject_error("getMe", error_code=502)
     api.inject_error("setWebhook", error_code=502)
@@ -691,7 +683,7 @@ def test_the_logs_of_a_game_with_failures_show_no_secret(
         for human in humans:
             human.think = 0.2
         for forged in ("", "nope", secret[:-1]):
-            status = _post(f"http://127.0.0.1:{port}/telegram", forged)
+            status = _post(f"{hook.base}/telegram", forged)
             assert status == 403
         final = play_to_the_end(api, group, list[Human](humans), timeout=150)
         api.clear_random_faults()

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 from bot.web import MAX_NESTING
 from tests.fakebotapi import FakeBotApi
-from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.bot_process import BotProcess, Webhook, bot_environment
 from tests.support.http import health, post, scrape, series
 from tests.support.redis_server import free_port
 
@@ -54,18 +53,14 @@ def depth(value: object) -> int:
 def test_webhook_bodies_nested_past_the_limit_are_refused_in_one_line(
     api: FakeBotApi, redis_url: str, key_prefix: str, tmp_path: Path, started: list[BotProcess]
 ) -> None:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    secret = uuid.uuid4().hex
+    hook = Webhook.new()
+    base, secret = hook.base, hook.secret
     env = bot_environment(
         api,
         redis_url,
         key_prefix,
-        WEBHOOK_URL=base,
-        WEBHOOK_LISTEN="127.0.0.1",
-        WEBHOOK_PORT=str(port),
-        WEBHOOK_SECRET=secret,
         LOG_LEVEL="DEBUG",  # an accepted update is written whole in the log too
+        **hook.settings(),
     )
     bot = BotProcess(env, tmp_path / "bot.log").start()
     started.append(bot)

@@ -8,11 +8,10 @@ import os
 import random
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 from tests.fakebotapi import FakeBotApi
-from tests.support.bot_process import BotProcess, bot_environment
+from tests.support.bot_process import BotProcess, Webhook, bot_environment
 from tests.support.http import health, post, scrape, series
 from tests.support.players import Human, open_table, play_to_the_end
 from tests.support.redis_server import RedisServer, free_port
@@ -151,18 +150,14 @@ def test_two_pollers_with_embedded_stores_stop_saying_why(
 def test_webhook_serves_telegram_health_and_metrics_on_one_port(
     api: FakeBotApi, redis_url: str, key_prefix: str, tmp_path: Path, started: list[BotProcess]
 ) -> None:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    secret = uuid.uuid4().hex
+    hook = Webhook.new()
+    base, secret = hook.base, hook.secret
     env = bot_environment(
         api,
         redis_url,
         key_prefix,
-        WEBHOOK_URL=base,
-        WEBHOOK_LISTEN="127.0.0.1",
-        WEBHOOK_PORT=str(port),
-        WEBHOOK_SECRET=secret,
         HEALTH_PORT=str(free_port()),  # not used in webhook mode
+        **hook.settings(),
     )
     bot = BotProcess(env, tmp_path / "bot.log").start()
     started.append(bot)

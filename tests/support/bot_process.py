@@ -7,12 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.fakebotapi import FakeBotApi
+from tests.support.redis_server import free_port
 from tests.support.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,6 +46,31 @@ def bot_environment(
         env.update(QUICK)
     env.update(overrides)
     return env
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Where a bot in webhook mode listens (a free local port) and the secret Telegram
+    sends it; `settings()` are the environment's webhook lines."""
+
+    port: int
+    secret: str
+
+    @classmethod
+    def new(cls, secret: str | None = None) -> Webhook:
+        return cls(free_port(), secret or uuid.uuid4().hex)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def settings(self) -> dict[str, str]:
+        return {
+            "WEBHOOK_URL": self.base,
+            "WEBHOOK_LISTEN": "127.0.0.1",
+            "WEBHOOK_PORT": str(self.port),
+            "WEBHOOK_SECRET": self.secret,
+        }
 
 
 @dataclass
