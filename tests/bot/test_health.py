@@ -22,17 +22,15 @@ from bot.settings import Settings, describe_error
 from bot.telegram import metered
 from bot.web import SECRET_HEADER, Health, make_app
 from tests.bot.conftest import Harness
+from tests.support.clocks import ManualClock
 from tests.test_deploy import METRICS
 
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ0123456789"
 
 
-class Clock:
+class Clock(ManualClock):
     def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+        super().__init__(1000.0)
 
 
 def dead_port() -> int:

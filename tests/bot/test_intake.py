@@ -10,14 +10,12 @@ from redis.asyncio import Redis
 from bot.intake import LONGEST_PAUSE, POLL_LONGEST, POLL_SLACK, STALL_SECONDS, Intake
 from bot.metrics import Contact
 from bot.web import Health
+from tests.support.clocks import ManualClock
 
 
-class Clock:
+class Clock(ManualClock):
     def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+        super().__init__(1000.0)
 
 
 @pytest.fixture

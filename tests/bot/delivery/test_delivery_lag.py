@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from bot import metrics
 from bot.metrics import DeliveryLag
+from tests.support.clocks import ManualClock
 
 
-class Clock:
+class Clock(ManualClock):
     def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+        super().__init__(100.0)
 
 
 def observed(target: str) -> float:

@@ -12,14 +12,12 @@ from redis.asyncio import Redis
 from bot import metrics
 from bot.handlers.repeats import OUTAGE_WINDOW, OutageAnswers
 from tests.bot.conftest import Harness, ru
+from tests.support.clocks import ManualClock
 
 
-class Clock:
+class Clock(ManualClock):
     def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+        super().__init__(1000.0)
 
 
 @pytest.fixture

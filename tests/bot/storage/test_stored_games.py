@@ -32,6 +32,7 @@ from bot.storage.store import Store
 from bot.storage.stored import parse_match
 from engine import ALL_TILES, Game, pack, unpack
 from engine.compact import FORMAT as ENGINE_FORMAT
+from tests.support.clocks import ManualClock
 
 STORED = Path(__file__).resolve().parents[2] / "data" / "stored"
 # Each format's stored games, by the folder they are in.
@@ -49,12 +50,9 @@ COMPUTER_DELAY = 1.5
 MAX_ACTIONS = 400  # every stored game ends well within this (the longest takes ~190)
 
 
-class Clock:
+class Clock(ManualClock):
     def __init__(self) -> None:
-        self.now = 1_750_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+        super().__init__(1_750_000_000.0)
 
 
 @pytest.fixture
