@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from redis.asyncio import Redis
@@ -289,18 +291,7 @@ async def test_an_answer_finds_room_in_a_minute_the_boards_filled(
     """Seen: with a forum's boards filling the group's minute, answers to commands waited
     20-37 s. Boards may fill it only to the last few calls: an answer takes one of them at
     once, while the board that came first waits in line for the minute."""
-    h.api.set_flood_limits(group_per_minute=20)
-    (andrey,) = h.people("Андрей")
-    group = h.group(andrey)
-    client = Redis.from_url(redis_url)
-    budget = CallBudget(30, 20)
-    budget.store = Store(client, Keys(h.key_prefix)).budget
-    bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
-    await bot.initialize()
-    try:
-        for number in range(group_limit(Priority.BOARD, 20)):
-            sent = await api.send_text(bot, group, f"board {number}", priority=Priority.BOARD)
-            assert sent.ok
+    async with boards_filled_the_minute(h, redis_url) as (group, budget, bot):
         board = asyncio.create_task(
             api.send_text(bot, group, "one board more", priority=Priority.BOARD)
         )
@@ -314,9 +305,6 @@ async def test_an_answer_finds_room_in_a_minute_the_boards_filled(
         assert answer.ok and time.monotonic() - asked < 2.0
         assert not board.done() and budget.queued() == 1  # still in line, not given up
         board.cancel()
-    finally:
-        await bot.shutdown()
-        await client.aclose()
     assert h.api.over_limit_calls(group) == 0
     assert [m.text for m in h.api.messages(group, from_bot=True)][-1] == "the answer"
 
@@ -330,19 +318,8 @@ async def test_a_stopped_games_board_goes_before_the_routine_boards(
     """Seen: a stopped game's board kept «Ходит: Борис» for 34 s while the forum's minute
     was full. Sent ahead of its class, it goes while the routine boards wait for the
     minute (it may take the last call but one), and still leaves the last to answers."""
-    h.api.set_flood_limits(group_per_minute=20)
-    (andrey,) = h.people("Андрей")
-    group = h.group(andrey)
-    client = Redis.from_url(redis_url)
-    budget = CallBudget(30, 20)
-    budget.store = Store(client, Keys(h.key_prefix)).budget
-    bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
-    await bot.initialize()
     ahead = Ticket(Priority.BOARD, ahead=True)
-    try:
-        for number in range(group_limit(Priority.BOARD, 20)):
-            sent = await api.send_text(bot, group, f"board {number}", priority=Priority.BOARD)
-            assert sent.ok
+    async with boards_filled_the_minute(h, redis_url) as (group, budget, bot):
         routine = asyncio.create_task(
             api.send_text(bot, group, "a routine board", priority=Priority.BOARD)
         )
@@ -361,9 +338,30 @@ async def test_a_stopped_games_board_goes_before_the_routine_boards(
         assert not routine.done() and not another.done()
         routine.cancel()
         another.cancel()
-    finally:
-        await bot.shutdown()
-        await client.aclose()
     assert h.api.over_limit_calls(group) == 0
     texts = [m.text for m in h.api.messages(group, from_bot=True)]
     assert texts[-2:] == ["the game is stopped", "the answer"]
+
+
+@asynccontextmanager
+async def boards_filled_the_minute(
+    h: Harness, redis_url: str
+) -> AsyncIterator[tuple[int, CallBudget, ExtBot[Priority]]]:
+    """A group (Telegram's 20 calls a minute) whose minute boards have filled as far as
+    boards may, and a bot whose call budget is kept in Redis as the bot's is."""
+    h.api.set_flood_limits(group_per_minute=20)
+    (andrey,) = h.people("Андрей")
+    group = h.group(andrey)
+    client = Redis.from_url(redis_url)
+    budget = CallBudget(30, 20)
+    budget.store = Store(client, Keys(h.key_prefix)).budget
+    bot: ExtBot[Priority] = ExtBot(h.api.token, base_url=h.api.base_url, rate_limiter=budget)
+    await bot.initialize()
+    try:
+        for number in range(group_limit(Priority.BOARD, 20)):
+            sent = await api.send_text(bot, group, f"board {number}", priority=Priority.BOARD)
+            assert sent.ok
+        yield group, budget, bot
+    finally:
+        await bot.shutdown()
+        await client.aclose()
