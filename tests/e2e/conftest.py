@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.fakebotapi import FakeBotApi
 from tests.support.bot_process import BotProcess, bot_environment, running
+from tests.support.redis_server import RedisServer, free_port
 
 
 @pytest.fixture
@@ -38,3 +40,29 @@ def started() -> Iterator[list[BotProcess]]:
         bot.stop()
     for bot in bots:
         bot.check_log()
+
+
+@dataclass
+class OwnRedis:
+    """A bot (ready, /healthz at `base`) on a Redis server of its own, to stop and start."""
+
+    server: RedisServer
+    base: str
+
+
+@pytest.fixture
+def own_redis(
+    api: FakeBotApi, key_prefix: str, tmp_path: Path, started: list[BotProcess]
+) -> Iterator[OwnRedis]:
+    server = RedisServer().start()
+    try:
+        port = free_port()
+        env = bot_environment(api, server.url, key_prefix, HEALTH_PORT=str(port))
+        bot = BotProcess(env, tmp_path / "bot.log").start()
+        started.append(bot)
+        bot.wait_ready()
+        yield OwnRedis(server, f"http://127.0.0.1:{port}")
+    finally:
+        for bot in started:
+            bot.stop()
+        server.remove()

@@ -37,8 +37,8 @@ from bot.telegram.callbacks import (
     TilePress,
     decode,
 )
-from engine import Game, Play, Tile, replay, summary, unpack, view_for
-from tests.e2e.harness import board_messages, export_record, final_totals, round_of
+from engine import Game, Play, Tile, replay, unpack, view_for
+from tests.e2e.harness import board_messages, check_finished_game
 from tests.fakebotapi import CallbackAnswer, FakeBotApi, FakeBotApiError, Fault
 from tests.fakebotapi.views import Button, MessageView
 from tests.support.bot_process import BotProcess, Webhook, bot_environment, running
@@ -48,7 +48,6 @@ from tests.support.buttons import (
     of_kind,
     playable,
     press_of,
-    tiles_on,
     version_of,
 )
 from tests.support.players import Human, open_table, play_to_the_end
@@ -343,53 +342,14 @@ def finish(
     have left a board) and the ledger; the record."""
     players: list[Human] = list(humans)
     final = play_to_the_end(api, group, players, timeout=timeout)
-    record = check_game_through_faults(api, group, people, final, lobby_id, kills)
+    record = check_finished_game(
+        api, group, people, final, lobby_id, extra_boards=kills, export_timeout=30
+    )
     match = storage.match(group)
     seats = {u: match.seat_of(u) for u in people}
     lost, doubled = ledger.check(record, {u: s for u, s in seats.items() if s is not None})
     assert not lost, lost
     assert not doubled, doubled
-    return record
-
-
-def check_game_through_faults(
-    api: FakeBotApi,
-    group: int,
-    people: dict[int, str],
-    final: MessageView,
-    lobby_id: int,
-    extra_boards: int,
-) -> dict:
-    """What `check_finished_game` checks, except that up to `extra_boards` boards more
-    may have been left by board sends the bot could not note (one that timed out may have
-    arrived, one made just before a kill or while Redis was gone did: it sends again).
-    The record, exported."""
-    record = export_record(api, next(iter(people)), group, timeout=30)
-    replayed = summary(replay(record))
-    assert replayed["finished"]
-    rounds = len(record["rounds"])
-    boards = board_messages(api, group)
-    described = [(b.id, b.edit_count, b.caption) for b in boards]
-    assert rounds <= len(boards) <= rounds + extra_boards, described
-    # The last board of each round shows how it ended: no late edit overtook a newer one.
-    last_of_round = {round_of(board): board for board in boards}
-    assert sorted(last_of_round) == list(range(1, rounds + 1)), described
-    for number, board in last_of_round.items():
-        caption = board.caption or ""
-        assert f"Кон {number} окончен" in caption or "Игра окончена" in caption, caption
-    assert lobby_id not in {m.id for m in api.messages(group)}
-    shown = final_totals(final.caption or "")
-    assert shown == dict(zip(record["players"], replayed["totals"], strict=True))
-    # Each hand reached only its owner, and nothing of a hand went to the group.
-    for user, name in people.items():
-        seat = record["players"].index(name)
-        for message in api.messages(user, from_bot=True):
-            tiles = tiles_on(hand_buttons(message))
-            deal = record["rounds"][round_of(message) - 1]
-            own = {"".join(sorted(t.replace(":", ""), reverse=True)) for t in deal["hands"][seat]}
-            own |= {"".join(sorted(t.replace(":", ""), reverse=True)) for t in deal["boneyard"]}
-            assert tiles <= own, (user, message.caption)
-    assert not any(hand_buttons(m) for m in api.messages(group))
     return record
 
 
@@ -638,7 +598,9 @@ def test_a_flaky_telegram_and_a_player_who_blocks_the_bot(
         final = play_to_the_end(api, group, [stays], timeout=150)
         api.clear_random_faults()
         extra = timed_out_sends(bot.log(), group)
-        record = check_game_through_faults(api, group, people, final, lobby_id, extra)
+        record = check_finished_game(
+            api, group, people, final, lobby_id, extra_boards=extra, export_timeout=30
+        )
         match = storage.match(group)
         seat = match.seat_of(leaves.user)
         assert seat is not None and match.seats[seat].computer
@@ -688,7 +650,9 @@ def test_the_logs_of_a_game_with_failures_show_no_secret(
         final = play_to_the_end(api, group, list[Human](humans), timeout=150)
         api.clear_random_faults()
         extra = timed_out_sends(bot.log(), group)
-        record = check_game_through_faults(api, group, people, final, lobby_id, extra)
+        record = check_finished_game(
+            api, group, people, final, lobby_id, extra_boards=extra, export_timeout=30
+        )
         match = storage.match(group)
         seats = {u: s for u in people if (s := match.seat_of(u)) is not None}
         lost, doubled = ledger.check(record, seats)

@@ -10,11 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.e2e.conftest import OwnRedis
 from tests.fakebotapi import FakeBotApi
 from tests.support.bot_process import BotProcess, Webhook, bot_environment
 from tests.support.http import health, post, scrape, series
 from tests.support.players import Human, open_table, play_to_the_end
-from tests.support.redis_server import RedisServer, free_port
+from tests.support.redis_server import free_port
 from tests.support.waiting import until
 
 SPLIT_BRAIN = (
@@ -85,29 +86,16 @@ def test_polling_serves_health_and_metrics_that_follow_a_game(
     assert photos == len(api.calls(method="sendPhoto", ok=True))
 
 
-def test_healthz_follows_redis_going_away_and_coming_back(
-    api: FakeBotApi, key_prefix: str, tmp_path: Path, started: list[BotProcess]
-) -> None:
-    server = RedisServer().start()
-    try:
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        env = bot_environment(api, server.url, key_prefix, HEALTH_PORT=str(port))
-        bot = BotProcess(env, tmp_path / "bot.log").start()
-        started.append(bot)
-        bot.wait_ready()
-        assert health(base, 200)["redis"] == "ok"
+def test_healthz_follows_redis_going_away_and_coming_back(own_redis: OwnRedis) -> None:
+    base = own_redis.base
+    assert health(base, 200)["redis"] == "ok"
 
-        server.stop()
-        down = health(base, 503)
-        assert down["redis"] == "down" and down["telegram"] == "ok"
+    own_redis.server.stop()
+    down = health(base, 503)
+    assert down["redis"] == "down" and down["telegram"] == "ok"
 
-        server.start()
-        assert health(base, 200)["redis"] == "ok"
-    finally:
-        for bot in started:
-            bot.stop()
-        server.remove()
+    own_redis.server.start()
+    assert health(base, 200)["redis"] == "ok"
 
 
 def test_a_conflict_with_redis_is_only_logged(

@@ -3,55 +3,41 @@ few seconds leave one answer in the group, not six."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.i18n import translator
 from bot.telegram.texts import refusal
+from tests.e2e.conftest import OwnRedis
 from tests.fakebotapi import FakeBotApi
-from tests.support.bot_process import BotProcess, bot_environment
 from tests.support.http import health, scrape, series
-from tests.support.redis_server import RedisServer, free_port
 from tests.support.waiting import until
 
 
 def test_six_scores_during_a_redis_outage_post_one_answer(
-    api: FakeBotApi, key_prefix: str, tmp_path: Path, started: list[BotProcess]
+    api: FakeBotApi, own_redis: OwnRedis
 ) -> None:
     storage_down = refusal(translator("ru"), "storage_down")
-    server = RedisServer().start()
-    try:
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        env = bot_environment(api, server.url, key_prefix, HEALTH_PORT=str(port))
-        bot = BotProcess(env, tmp_path / "bot.log").start()
-        started.append(bot)
-        bot.wait_ready()
-        user = api.add_user("Андрей", language_code="ru")
-        group = api.add_group("Домино", owner=user)
-        asked = api.send_text(user, group, "/help")
-        api.wait_message(group, after=asked)
+    base = own_redis.base
+    user = api.add_user("Андрей", language_code="ru")
+    group = api.add_group("Домино", owner=user)
+    asked = api.send_text(user, group, "/help")
+    api.wait_message(group, after=asked)
 
-        server.stop()
-        assert health(base, 503)["redis"] == "down"
-        metrics = scrape(base)
-        errors = series(metrics, "domino_errors_total", kind="storage_down")
-        done = series(metrics, "domino_update_seconds_count")
-        sent = [api.send_text(user, group, "/score") for _ in range(6)]
+    own_redis.server.stop()
+    assert health(base, 503)["redis"] == "down"
+    metrics = scrape(base)
+    errors = series(metrics, "domino_errors_total", kind="storage_down")
+    done = series(metrics, "domino_update_seconds_count")
+    sent = [api.send_text(user, group, "/score") for _ in range(6)]
 
-        def handled() -> bool:  # each update done: its answer, if any, sent
-            return series(scrape(base), "domino_update_seconds_count") >= done + 6
+    def handled() -> bool:  # each update done: its answer, if any, sent
+        return series(scrape(base), "domino_update_seconds_count") >= done + 6
 
-        until(handled, "the six /score handled", 60)
-        assert series(scrape(base), "domino_errors_total", kind="storage_down") == errors + 6
-        replies = [m for m in api.messages(group, from_bot=True) if m.id > sent[0]]
-        assert [(m.text, m.reply_to) for m in replies] == [(storage_down, sent[0])]
+    until(handled, "the six /score handled", 60)
+    assert series(scrape(base), "domino_errors_total", kind="storage_down") == errors + 6
+    replies = [m for m in api.messages(group, from_bot=True) if m.id > sent[0]]
+    assert [(m.text, m.reply_to) for m in replies] == [(storage_down, sent[0])]
 
-        server.start()  # back: /score answers what it has to say
-        health(base, 200)
-        asked = api.send_text(user, group, "/score")
-        answer = api.wait_message(group, after=asked, timeout=20)
-        assert answer.text != storage_down
-    finally:
-        for bot in started:
-            bot.stop()
-        server.remove()
+    own_redis.server.start()  # back: /score answers what it has to say
+    health(base, 200)
+    asked = api.send_text(user, group, "/score")
+    answer = api.wait_message(group, after=asked, timeout=20)
+    assert answer.text != storage_down
