@@ -66,6 +66,8 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         # The live table, served by bot.web (bot.__main__) once it has a public address:
         # without one nothing changes (no routes, nothing published per change).
         table = TableServer(service, settings) if settings.webapp_url else None
+        if table is not None:  # a person's table closing: his hand message catches up
+            table.presence.on_closed = delivery.table_closed
         application.bot_data["table"] = table
         application.bot_data["budget"] = budget
         await register_commands(application)

@@ -29,6 +29,8 @@ from bot.delivery.plan import (
     group_step,
     next_group_call,
     shares_turns,
+    table_board_at,
+    table_paces,
     turn_stagger,
 )
 from bot.game.records import Current
@@ -37,6 +39,7 @@ from bot.logs import event
 from bot.settings import Settings
 from bot.storage.errors import BrokenGameError
 from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
+from bot.storage.presence import Presence
 from bot.storage.records import commit
 from bot.storage.store import Store
 from bot.storage.stored import LOST, Stored
@@ -67,10 +70,13 @@ class GroupConverger:
         settings: Settings,
         liveness: Liveness,
         clock: Callable[[], float],
+        presence: Presence | None = None,
     ) -> None:
         self.service = service
         self.store: Store = service.store
         self.settings = settings
+        # Who has the live table open (None: no table is served, nobody has).
+        self.presence = presence
         self.liveness = liveness
         self.clock = clock
         # What each call shows, drawn and made (on our clock, which tests replace).
@@ -119,6 +125,12 @@ class GroupConverger:
                 allowed = next_group_call(
                     shown.calls, shown.paced, now, interval, per_minute, step, chat
                 )
+            if (
+                table_board_at(shown.paced) > allowed
+                and table_paces(step, match, shown)
+                and await self._all_at_table(match, now)
+            ):
+                allowed = table_board_at(shown.paced)
             if allowed > now:
                 return allowed
             if (
@@ -144,6 +156,19 @@ class GroupConverger:
             if recorded is not None and group_step(match, game, recorded) is None:
                 return None  # all shown (a change since kicks us again)
         return self.clock()
+
+    async def _all_at_table(self, match: Match, now: float) -> bool:
+        """Whether every person seated has the live table open (a game of computers
+        only has nobody there)."""
+        if self.presence is None:
+            return False
+        people = {seat.user_id for seat in match.seats if seat.human and seat.user_id}
+        if not people:
+            return False
+        at_table = await self.presence.present(
+            match.chat_id, match.thread_id, match.id, people, now
+        )
+        return len(at_table) == len(people)
 
     async def _chat_minute(self, chat_id: int, now: float) -> ChatMinute:
         found = await self.store.budget.group_calls(chat_id, now, GROUP_WINDOW)

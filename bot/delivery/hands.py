@@ -34,12 +34,14 @@ from bot.delivery.plan import (
     hand_step,
     hand_want,
     reminder_due,
+    table_holds_hand,
 )
 from bot.game.clock import reminder_at
 from bot.game.records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
+from bot.storage.presence import Presence
 from bot.storage.records import GameRecords, commit
 from bot.storage.stored import LOST, Stored
 from bot.telegram import api, endings
@@ -59,9 +61,12 @@ class HandConverger:
         service: GameService,
         liveness: Liveness,
         clock: Callable[[], float],
+        presence: Presence | None = None,
     ) -> None:
         self.service = service
         self.games: GameRecords = service.store.games
+        # Who has the live table open (None: no table is served, nobody has).
+        self.presence = presence
         self.liveness = liveness
         self.clock = clock
         # What each call shows, drawn and made (on our clock, which tests replace).
@@ -132,6 +137,13 @@ class HandConverger:
                 if not shown.live or shown.message_id is None:
                     return None
                 step = HandStep(HandCall.STRIP, shown.message_id)
+            requests = match.seats[seat].hand_requests
+            if self.presence is not None and table_holds_hand(step, want, shown, requests):
+                at_table = await self.presence.present(
+                    match.chat_id, match.thread_id, match.id, [user_id], self.clock()
+                )
+                if user_id in at_table:
+                    return at_table[user_id]  # his table shows it; back when it may lapse
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0
@@ -157,7 +169,6 @@ class HandConverger:
             )
             if retry is not None:
                 return retry
-            requests = match.seats[seat].hand_requests
             if recorded is not None and hand_step(want, recorded, requests) is None:
                 # All shown (a change since kicks us again); the turn's reminder may be to come.
                 remind_at = self._reminder_due(match, want, recorded)

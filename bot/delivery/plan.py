@@ -25,6 +25,9 @@ TURN_STAGGER = 1.0  # seconds: the longest a topic's board lets the others try f
 # people ask while they watch its games, and each game's start, whose lobby answers a
 # /newgame. (Never more than half of what the routine calls may fill.)
 ANSWER_ROOM = 9
+# Seconds between a board's move edits while every person seated has the live table open
+# (the table shows each move; the board is for the group's onlookers), docs/table.md.
+TABLE_BOARD_GAP = 12.0
 
 
 class GroupCall(StrEnum):
@@ -123,6 +126,19 @@ def _match_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupS
     if over and shown.final_message_id is None:
         return GroupStep(GroupCall.FINAL, "final")
     return None
+
+
+def table_paces(step: GroupStep, match: Match, shown: GroupDelivery) -> bool:
+    """Whether this board call waits for the table's pace (`table_board_at`) when every
+    person seated has the live table open: a move's edit does; a new round's board, a
+    round's or the game's end, a stop and a seat's notice go at once."""
+    return step.call is GroupCall.EDIT_BOARD and shown.notes_shown >= match.notes_total
+
+
+def table_board_at(paced: list[float]) -> float:
+    """When a board's move edit may go at the table's pace: `TABLE_BOARD_GAP` after the
+    board's last call (`paced`: its calls of the last minute)."""
+    return max(paced, default=float("-inf")) + TABLE_BOARD_GAP
 
 
 @dataclass(frozen=True)
@@ -379,6 +395,18 @@ def hand_step(want: HandWant | None, shown: HandDelivery, requests: int) -> Hand
     if shown.old:
         return HandStep(HandCall.DELETE, shown.old[0])
     return None
+
+
+def table_holds_hand(
+    step: HandStep, want: HandWant | None, shown: HandDelivery, requests: int
+) -> bool:
+    """Whether this call waits while the seat's person has the live table open (where
+    he sees it): his hand, sent anew or edited, «your turn» and its reminder. What he
+    asked for («My tiles»), a result in words, and taking buttons or old messages away
+    go as ever; when the table closes, the hand catches up."""
+    if want is None or want.text or requests > shown.requests_seen:
+        return False
+    return step.call in (HandCall.SEND, HandCall.EDIT, HandCall.REMIND)
 
 
 def _reminder_true(want: HandWant | None, shown: HandDelivery) -> bool:

@@ -80,8 +80,10 @@ class Delivery:
         self.due: DueIndex = service.store.due
         self.settings = settings
         self.liveness = liveness
-        self.group = GroupConverger(bot, service, settings, liveness, clock)
-        self.hands = HandConverger(bot, service, liveness, clock)
+        # Who has the live table open: read only where a table is served.
+        self.presence = service.store.presence if settings.webapp_url else None
+        self.group = GroupConverger(bot, service, settings, liveness, clock, self.presence)
+        self.hands = HandConverger(bot, service, liveness, clock, self.presence)
         self._clock = clock
         self._work: dict[Chat, _ChatWork] = {}
         self.turns = TurnTarget(service, clock)
@@ -147,6 +149,22 @@ class Delivery:
             chat = (chat_id, thread_id)
             name = f"hand:{seat}"
             self._start(chat, self._work_on(chat), name, self._step(chat, name))
+
+    def table_closed(self, chat_id: int, thread_id: int | None) -> None:
+        """A person's last live table closed: his hand message catches up at once, and the
+        board's pace is the usual one again (docs/table.md, "Fewer Bot API calls")."""
+        self.kick(chat_id, thread_id)
+
+    async def buttons_pressed(
+        self, chat_id: int, thread_id: int | None, game_id: str, user_id: int
+    ) -> None:
+        """He pressed a hand button in his private chat: if his table is open, he plays
+        with the buttons now, and his hand message is brought up to date."""
+        if self.presence is None:
+            return
+        now = self.clock()
+        if await self.presence.use_buttons(chat_id, thread_id, game_id, user_id, now):
+            self.kick(chat_id, thread_id)
 
     def _give_up_stale_hands(self, chat: Chat, work: _ChatWork, current: Current) -> None:
         """A hand call still waiting for the budget that no longer shows what the seat

@@ -172,6 +172,8 @@ async def _hand_button(
         raise Refusal("stale_button")
     d = deps(context)
     hand = press.hand
+    # Before the move: its delivery must know he plays with the buttons now.
+    await d.delivery.buttons_pressed(hand.chat_id, hand.thread_id, hand.game_id, user.id)
     action = cb.hand_action(press, user.id)
     try:
         result = await d.service.hand_action(hand.chat_id, hand.thread_id, action, _hint_words)

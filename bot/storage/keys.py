@@ -94,6 +94,12 @@ class Keys:
         such a seat stays his when his private chat refuses the bot (bot.game.turns)."""
         return f"{self._chat(chat_id)}:table-seated:{thread_id or 0}:{game_id}"
 
+    def table_presence(self, chat_id: int) -> str:
+        """Who has the live table open, a sorted set by when that lapses (each process
+        renews its own), and who went back to his private chat's buttons meanwhile (see
+        bot.storage.presence)."""
+        return f"{self._chat(chat_id)}:table-presence"
+
     def table_feed(self, chat_id: int) -> str:
         """The pub/sub channel that tells every process of the chat's committed changes (in
         the chat's slot: a Redis Cluster carries it as a sharded channel)."""

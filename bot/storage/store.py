@@ -21,6 +21,7 @@ from bot.storage.hints import Hints
 from bot.storage.keys import Keys
 from bot.storage.migration import Migration
 from bot.storage.prefs import Prefs
+from bot.storage.presence import Presence
 from bot.storage.records import GameRecords
 from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
@@ -49,3 +50,4 @@ class Store:
         self.user_games = UserGames(redis, keys)
         self.updates = SeenUpdates(redis, keys)
         self.tables = Tables(redis, keys)
+        self.presence = Presence(redis, keys)

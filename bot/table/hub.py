@@ -66,6 +66,9 @@ class Hub:
     # feed follows the chat's channel meanwhile).
     on_first: Callable[[int], Awaitable[None]] | None = None
     on_last: Callable[[int], Awaitable[None]] | None = None
+    # Told when a table opens (before its first view) and when it closed (bot.table.presence).
+    on_attach: Callable[[Seat], Awaitable[None]] | None = None
+    on_detach: Callable[[Seat], Awaitable[None]] | None = None
     tables: dict[Chat, set[Seat]] = field(default_factory=dict)
     _pushes: dict[Chat, _ChatPush] = field(default_factory=dict)
 
@@ -80,6 +83,8 @@ class Hub:
         seats.add(seat)
         if first and self.on_first is not None:
             await self.on_first(seat.chat[0])
+        if self.on_attach is not None:
+            await self.on_attach(seat)
         current = await self.service.current(*seat.chat)
         await self._send(seat, current, await self.changes(current))
 
@@ -92,6 +97,8 @@ class Hub:
             del self.tables[seat.chat]
         if self.on_last is not None and not any(chat[0] == seat.chat[0] for chat in self.tables):
             await self.on_last(seat.chat[0])
+        if self.on_detach is not None:
+            await self.on_detach(seat)
 
     def changed(self, current: Current) -> None:
         """A change of this process was committed: push it (the state is at hand)."""

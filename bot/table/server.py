@@ -15,6 +15,7 @@ from bot.table.actions import Place
 from bot.table.feed import Feed
 from bot.table.hub import Hub, Seat
 from bot.table.initdata import Identity, check_init_data
+from bot.table.presence import TablePresence
 from bot.table.views import table_view
 
 
@@ -29,11 +30,14 @@ class TableServer:
         self.hub = Hub(service, self._view)
         self.feed = Feed(service.store.tables, self.hub)
         service.change_listeners.append(self.feed.changed)
+        self.presence = TablePresence(service.store.presence, self.hub, self.feed.process, clock)
 
     def start(self) -> None:
         self.feed.start()
+        self.presence.start()
 
     async def stop(self) -> None:
+        await self.presence.stop()
         await self.feed.stop()
 
     def identify(self, init_data: object) -> Identity:

@@ -7,12 +7,14 @@ exception, and is left out.)"""
 from __future__ import annotations
 
 import inspect
+import time
 from typing import Any
 
 from redis.asyncio import Redis
 
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match, RatingLine, StatLine
+from bot.storage.presence import OpenTable
 from bot.storage.store import Store
 from bot.storage.stored import Stored
 
@@ -31,6 +33,7 @@ SAMPLE: dict[str, Any] = {
 # What a client call changes: Redis commands by name, and the scripts (EVALSHA / EVAL,
 # whose keys are all counted as written: a script given a key may write it).
 WRITES = {"set", "delete", "hset", "hsetnx", "hdel", "expire", "zadd", "zrem", "restore", "sadd"}
+WRITES |= {"zremrangebyscore", "expireat"}
 WRITES |= {"publish", "spublish"}  # a channel Keys names is "written" by who publishes on it
 # Keys methods that name no key of their own (patterns, helpers).
 NOT_KEYS = {"chat_pattern", "game_pattern", "moved", "parse_game"}
@@ -140,6 +143,12 @@ async def write_everything(store: Store) -> None:
     await store.tables.note_game(GAME, CHAT, THREAD)
     await store.tables.note_seated(CHAT, THREAD, GAME, USER)
     await store.tables.publish(CHAT, "a note")
+
+    at_table, now = OpenTable(THREAD, GAME, USER), time.time()  # its key expires: real times
+    await store.presence.arrive(CHAT, at_table, "p1", now + 30)
+    await store.presence.renew(CHAT, [at_table], "p1", now + 40, now)
+    assert await store.presence.use_buttons(CHAT, THREAD, GAME, USER, now + 1)
+    await store.presence.leave(CHAT, at_table, "p1")
 
 
 async def test_every_stored_key_has_one_writer(redis_client: Redis, key_prefix: str) -> None:

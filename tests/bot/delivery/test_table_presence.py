@@ -1,0 +1,206 @@
+"""Fewer Bot API calls while people sit at the live table (docs/table.md, "Fewer Bot API
+calls"): a present seat's private hand message waits, and catches up at once when his
+table closes or lapses; the board is paced slower while every person seated is present,
+and goes at once at a round's end. A seat not at the table gets what it got before.
+
+Presence is written here as a table's process writes it (bot.storage.presence); the
+tables themselves are tests/table's."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from bot.delivery import plan
+from bot.delivery.plan import hand_want
+from bot.game import computer
+from bot.game.people import Person
+from bot.storage.presence import OpenTable
+from engine import Game, Move
+from tests.bot.conftest import Harness, Snapshot, Table
+
+WEBAPP = "https://domino.example.org"
+HAND_CALLS = ["sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"]
+BOARD_CALLS = ["sendPhoto", "editMessageMedia", "editMessageCaption"]
+FAR = 600.0  # seconds: a table renewed for longer than any test
+
+
+async def at_table(h: Harness, table: Table, user: int, lapse: float = FAR) -> OpenTable:
+    game = await table.game()
+    opened = OpenTable(None, game.match.id, user)
+    await h.store.presence.arrive(table.chat, opened, "another-process", h.clock() + lapse)
+    return opened
+
+
+async def play_at_table(h: Harness, table: Table, user: int) -> None:
+    """`user` makes a legal move as the table makes it: through the game service."""
+    game = await table.game()
+    engine_game = game.game()
+    person = Person(user, "", "ru")
+    move = engine_game.legal_moves()[0]
+    await h.service.play(table.chat, None, game.match.id, engine_game.version, person, move)
+
+
+def hand_is_current(game: Snapshot, user: int) -> bool:
+    seat = game.seat_of(user)
+    assert seat is not None
+    want = hand_want(game.match, game.game(), seat)
+    return want is not None and game.hands[seat].shows == want.shows
+
+
+async def test_a_seat_at_the_table_gets_no_hand_call_until_it_closes(h: Harness) -> None:
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2)
+    andrei, irina = table.users
+    opened = await at_table(h, table, irina)
+    await h.delivery.idle()
+    before = h.api.count_calls(HAND_CALLS, irina)
+    andrei_before = h.api.count_calls(HAND_CALLS, andrei)
+
+    for _ in range(6):  # Андрей on the buttons, Ирина at the table
+        game = await table.game()
+        if game.status != "playing":
+            break
+        if await table.to_act() == irina:
+            await play_at_table(h, table, irina)
+        else:
+            await h.play_any(andrei, game.version)
+    await h.delivery.idle()
+    assert h.api.count_calls(HAND_CALLS, irina) == before  # nothing per move
+    assert h.api.count_calls(HAND_CALLS, andrei) > andrei_before  # as ever
+    assert not hand_is_current(await table.game(), irina)
+
+    # Her table closes: her hand catches up at once, in one call.
+    await h.store.presence.leave(table.chat, opened, "another-process")
+    h.delivery.table_closed(table.chat, None)
+
+    async def caught_up() -> bool:
+        return hand_is_current(await table.game(), irina)
+
+    await h.until(caught_up, "her hand caught up")
+    await h.delivery.idle()
+    shows = ["sendPhoto", "editMessageMedia"]
+    caught = [c.method for c in h.api.calls(HAND_CALLS, irina)[before:] if c.method in shows]
+    assert len(caught) == 1, caught
+
+
+async def test_a_table_that_lapses_lets_the_hand_catch_up(h: Harness) -> None:
+    """Its process died: nobody closes it, nobody renews it. The held-back hand looks again
+    when it lapses."""
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2)
+    andrei, irina = table.users
+    await at_table(h, table, irina, lapse=3.0)
+    before = h.api.count_calls(HAND_CALLS, irina)
+    game = await table.game()
+    if await table.to_act() == irina:
+        await play_at_table(h, table, irina)
+    else:
+        await h.play_any(andrei, game.version)
+
+    async def caught_up() -> bool:
+        return hand_is_current(await table.game(), irina)
+
+    await h.delivery.idle()
+    assert not await caught_up()  # held back while present
+    await h.until(caught_up, "her hand caught up after the lapse", timeout=15)
+    assert h.api.count_calls(HAND_CALLS, irina) > before
+
+
+async def test_a_press_in_the_private_chat_brings_his_hand_up_to_date(h: Harness) -> None:
+    """At the table, he plays with his private chat's buttons all the same: he uses the
+    buttons, and his hand is kept up to date from then on."""
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2)
+    andrei, irina = table.users
+    if await table.to_act() != andrei:
+        await play_at_table(h, table, irina)
+    version = (await table.game()).version
+    await h.hand_for(andrei, version)  # his turn, with buttons
+    await at_table(h, table, andrei)
+    await h.delivery.idle()
+
+    await h.play_any(andrei, version)
+
+    async def caught_up() -> bool:
+        game = await table.game()
+        return game.version > version and hand_is_current(game, andrei)
+
+    await h.until(caught_up, "his hand kept up to date after his move")
+    game = await table.game()
+    assert (
+        await h.store.presence.present(table.chat, None, game.match.id, [andrei], h.clock()) == {}
+    )
+
+
+async def test_the_board_is_paced_while_every_person_is_at_the_table(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plan, "TABLE_BOARD_GAP", 2.0)
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2)
+    andrei, irina = table.users
+    for user in table.users:
+        await at_table(h, table, user)
+    await h.delivery.idle()
+    since = time.time()  # the fake's clock
+    hands_before = h.api.count_calls(HAND_CALLS, andrei) + h.api.count_calls(HAND_CALLS, irina)
+    for _ in range(4):
+        if (await table.game()).status != "playing":
+            break
+        await play_at_table(h, table, andrei if await table.to_act() == andrei else irina)
+
+    async def board_current() -> bool:
+        game = await table.game()
+        return game.board.shows_version == game.version
+
+    await h.until(board_current, "the board shows the last move")
+    boards = h.api.calls(BOARD_CALLS, table.chat)
+    times = [c.time for c in boards]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    moved = [c for c in boards if c.time >= since]
+    assert len(moved) < 4  # moves shown together
+    assert all(gap >= 2.0 - 0.05 for gap in gaps[-len(moved) :]), gaps
+    hands = h.api.count_calls(HAND_CALLS, andrei) + h.api.count_calls(HAND_CALLS, irina)
+    assert hands == hands_before
+
+
+async def test_a_round_end_goes_at_once_at_the_table(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plan, "TABLE_BOARD_GAP", 300.0)
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2)
+    for user in table.users:
+        await at_table(h, table, user)
+    before_end, ending = one_move_before_a_round_ends()
+    await h.set_position(table.chat, before_end)
+    game = await table.game()
+    assert game.board.shows_version != game.version  # a move's edit waits for the pace
+    turn = before_end.turn
+    assert turn is not None
+    person = Person(table.users[turn], "", "ru")
+    game = await table.game()
+    await h.service.play(table.chat, None, game.match.id, game.version, person, ending)
+
+    async def next_round_board() -> bool:
+        game = await table.game()
+        return game.board.round_number == 2 and game.board.message_id is not None
+
+    await h.until(next_round_board, "the round's end and the next round's board", timeout=5)
+
+
+def one_move_before_a_round_ends() -> tuple[Game, Move]:
+    """A fives match whose next move ends its first round (not the match), and that move."""
+    game = Game.new("fives", ["Андрей", "Ирина"], seed=1)
+    turn = 0
+    while True:
+        for move in game.legal_moves():
+            after = game.copy()
+            after.push(move)
+            if after.round.number == 2 and not after.over:
+                return game, move
+        computer.turn_moves(game, "easy", turn, 0.01)
+        turn += 1
