@@ -2,12 +2,14 @@
 then actions. Anything else is malformed, with a word saying how (for the refusal and one
 log line); nothing here ever raises on what a client sends.
 
-    {"type": "hello", "init_data": "<Telegram.WebApp.initData>"}
+    {"type": "hello", "init_data": "<Telegram.WebApp.initData>", "game": "<game id>"}
     {"type": "action", "id": 7, "game": "<game id>", "action": "variant", "value": "muggins"}
     {"type": "action", "id": 8, "game": "<game id>", "action": "play", "value": "6:4@W",
      "version": 41}
 
-`id` is the client's own number for the answer (`done` or `refused` carry it back);
+The hello's `game` (optional) names the game when the init data has no start parameter
+(a private chat's `web_app` button). `id` is the client's own number for the answer
+(`done` or `refused` carry it back);
 `version` is the view version the action was made for: a hand action must carry it and
 is refused when it is stale, as a stale button is; a lobby press may leave it out and
 works on any lobby revision it still makes sense on (bot.game.lobby).
@@ -56,6 +58,7 @@ Picked = tuple[tuple[Tile, End], ...]
 @dataclass(frozen=True)
 class Hello:
     init_data: str
+    game: str = ""  # the game a private chat's web_app button names (no start parameter)
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,10 @@ def read_message(text: str) -> Hello | Action | Malformed:
         return Malformed("not_an_object")
     kind = data.get("type")
     if kind == "hello":
-        init_data = data.get("init_data")
-        return Hello(init_data) if isinstance(init_data, str) else Malformed("bad_field")
+        init_data, named = data.get("init_data"), data.get("game", "")
+        if not isinstance(init_data, str) or not isinstance(named, str):
+            return Malformed("bad_field")
+        return Hello(init_data, named) if len(named) <= GAME_ID_LENGTH else Malformed("bad_field")
     if kind != "action":
         return Malformed("unknown_type")
     ask_id = data.get("id")

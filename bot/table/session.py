@@ -144,7 +144,7 @@ class Session:
             await self._close(UNAUTHORIZED, "unauthorized", refused.reason)
             return None
         try:
-            place = await self.table.place(identity)
+            place = await self.table.place(identity, hello.game)
         except (StoreError, RedisError):
             await self._close(1011, "storage unavailable")
             return None

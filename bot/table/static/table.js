@@ -6,6 +6,9 @@
 (function () {
   const tg = window.Telegram && window.Telegram.WebApp;
   const initData = tg ? tg.initData || "" : "";
+  // A private chat's web_app button names the game in the address (Telegram signs no
+  // start parameter for it); a startapp link's is in the signed data.
+  const namedGame = new URLSearchParams(location.search).get("game") || "";
   const SVG = "http://www.w3.org/2000/svg";
   const LONGEST_WAIT = 10000; // ms between reconnection attempts, at most
 
@@ -110,7 +113,7 @@
     if (finished) return;
     const ws = new WebSocket(socketUrl());
     socket = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", init_data: initData }));
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", init_data: initData, game: namedGame }));
     ws.onmessage = (event) => {
       let message;
       try {
@@ -543,7 +546,8 @@
       return;
     }
     try {
-      const answer = await fetch("api/view", { headers: { Authorization: "tma " + initData } });
+      const asked = namedGame ? "api/view?game=" + encodeURIComponent(namedGame) : "api/view";
+      const answer = await fetch(asked, { headers: { Authorization: "tma " + initData } });
       const body = await answer.json();
       if (answer.status === 401) return stopWith(pick(body.texts) || "⚠");
       if (answer.status === 404) return stopWith(body.text || "⚠");
