@@ -18,8 +18,10 @@ from bot.storage.presence import OpenTable, Presence
 CHAT, THREAD, GAME = -100555, 7, "g-presence"
 IRINA, ANDREI = 101, 102
 LAPSE = 30.0
-# Now (the key's expiry is a real time): the times below are a few seconds from it.
-T = time.time()
+# The key's expiry is a real time, so the times below must lie ahead of the clock when a
+# test runs, which may be minutes after this module was read (a busy parallel run): an
+# hour ahead, and a few seconds from one another.
+T = time.time() + 3600
 
 
 @pytest.fixture(params=["redis", "embedded"])
