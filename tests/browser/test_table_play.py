@@ -13,7 +13,9 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from bot.i18n import translator
 from bot.table.session import PER_SECOND
+from bot.telegram.texts import REFUSALS
 from engine import Game, Play, unpack, view_for
 from tests.browser.conftest import Site
 from tests.browser.test_table import check_table_against, hand_shown, shot, version
@@ -21,6 +23,7 @@ from tests.support.players import Human
 from tests.support.waiting import until
 
 YOUR_TURN = re.compile(r"\bturn\b")
+NOT_YOUR_TURN = translator("ru")(REFUSALS["not_your_turn"])
 PACE = 2 / PER_SECOND  # seconds between a person's taps, well within the table's limit
 
 
@@ -122,6 +125,7 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
     rounds_seen = 1
     reloaded = False
     tapped = 0.0
+    refused_once = False
     while True:
         match, game = until(lambda: stored(site, group.id, page), "the page up to date", 60)
         check_table_against(page, game)
@@ -144,6 +148,7 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
         if mine:
             expect(page.locator("#hand")).to_have_class(YOUR_TURN)
             expect(row).to_have_class(YOUR_TURN)
+            assert "notification:warning" in page.evaluate("window.hapticCalls")  # his turn
             # No faster than a person taps: the table refuses a machine's pace (too_fast).
             person_s_pace(tapped)
             tap_a_move(page, game, seat, rng, shots)
@@ -151,6 +156,14 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
         else:
             expect(page.locator("#hand")).not_to_have_class(YOUR_TURN)
             expect(page.locator("#hand-actions button")).to_have_count(0)
+            if not refused_once:  # a tile tapped out of turn: the server's words, a buzz
+                refused_once = True
+                person_s_pace(tapped)
+                page.locator("#hand-tiles button.tile").first.click()
+                tapped = time.monotonic()
+                expect(page.locator("#toast")).to_have_text(NOT_YOUR_TURN)
+                assert "notification:error" in page.evaluate("window.hapticCalls")
+                assert site.match(group.id)["rev"] == match["rev"]
         move_stored(site, group.id, match["rev"], page, None if mine else irina_plays)
         moves += 1
         assert moves < 400, "a fives match to 25 takes far fewer moves"
@@ -163,6 +176,6 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
     assert max(public.totals) >= 25
     winner = public.totals.index(max(public.totals))
     expect(page.locator(f"#players tr[data-seat='{winner}'] td.name")).to_contain_text("1.")
-    assert reloaded and irina_plays.moves > 0
+    assert reloaded and refused_once and irina_plays.moves > 0
     assert not irina_plays.refusals, irina_plays.refusals
     shot(page, "final")
