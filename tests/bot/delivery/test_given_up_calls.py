@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.delivery.plan import HandCall, HandStep
+from bot.delivery.hand.plan import HandCall, HandStep
 from tests.bot.conftest import Harness
 
 

@@ -1,5 +1,5 @@
-"""bot/delivery/plan.py: what the group still misses, how group calls are paced, and what a
-hand message should show next."""
+"""bot/delivery/group/plan.py and bot/delivery/hand/plan.py: what the group still misses, how
+group calls are paced, and what a hand message should show next."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.delivery.group import earlier_final
-from bot.delivery.group_results import apply_result
-from bot.delivery.plan import (
+from bot.delivery.group.converger import earlier_final
+from bot.delivery.group.plan import (
     ANSWER_CALLS,
     ANSWER_ROOM,
     BOARD_BUCKET,
@@ -20,18 +19,15 @@ from bot.delivery.plan import (
     ChatMinute,
     GroupCall,
     GroupStep,
-    HandCall,
-    HandStep,
     board_room_at,
     board_turn,
     group_step,
-    hand_step,
-    hand_want,
     next_group_call,
     shares_turns,
     turn_stagger,
-    turn_start,
 )
+from bot.delivery.group.results import apply_result
+from bot.delivery.hand.plan import HandCall, HandStep, hand_step, hand_want, turn_start
 from bot.game import computer
 from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
 from bot.telegram.api import Outcome, Result

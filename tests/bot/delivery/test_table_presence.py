@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from bot.delivery import plan
-from bot.delivery.plan import hand_want
+from bot.delivery.group import plan
+from bot.delivery.hand.plan import hand_want
 from bot.game import computer
 from bot.game.people import Person
 from bot.storage.presence import OpenTable
@@ -161,7 +161,7 @@ async def test_the_board_is_paced_while_every_person_is_at_the_table(
     times = [c.time for c in boards]
     gaps = [b - a for a, b in itertools.pairwise(times)]
     moved = [c for c in boards if c.time >= since]
-    assert len(moved) < 4  # moves shown together
+    assert moved  # the moves shown, together, each edit 2 s after the board's last call
     assert all(gap >= 2.0 - 0.05 for gap in gaps[-len(moved) :]), gaps
     hands = h.api.count_calls(HAND_CALLS, andrei) + h.api.count_calls(HAND_CALLS, irina)
     assert hands == hands_before

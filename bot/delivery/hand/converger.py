@@ -11,8 +11,8 @@ is sent anew. The caption of the hand to act says the time left; once a turn (a
 third of its time left, or hours into a game without a clock) a short reminder
 replies to it, and it is deleted once that turn is over.
 
-A pass plans, claims and records here; the calls themselves are `hand_calls`, what
-an answer changes in the seat's record `hand_results`.
+A pass plans, claims and records here; the calls themselves are `calls`, what
+an answer changes in the seat's record `results`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,8 @@ from collections.abc import Callable
 
 from bot import metrics
 from bot.delivery.backoff import BACKOFF
-from bot.delivery.hand_calls import HandCalls
-from bot.delivery.hand_results import apply_result
-from bot.delivery.liveness import Liveness
-from bot.delivery.plan import (
+from bot.delivery.hand.calls import HandCalls
+from bot.delivery.hand.plan import (
     TIDY_CALLS,
     HandCall,
     HandStep,
@@ -36,6 +34,8 @@ from bot.delivery.plan import (
     reminder_due,
     table_holds_hand,
 )
+from bot.delivery.hand.results import apply_result
+from bot.delivery.liveness import Liveness
 from bot.game.clock import reminder_at
 from bot.game.records import Current
 from bot.game.service import GameService

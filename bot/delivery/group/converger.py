@@ -2,8 +2,8 @@
 
 One pass makes the calls the pace allows, one at a time: plan the next call, claim
 it in the group's delivery record (so no other process makes it too), draw what it
-shows and make it within the call budget (`group_calls`), record what Telegram
-confirmed (`group_results`). It returns when the next call may go, or None when the
+shows and make it within the call budget (`calls`), record what Telegram
+confirmed (`results`). It returns when the next call may go, or None when the
 group shows what it should.
 """
 
@@ -14,10 +14,8 @@ from collections.abc import Callable
 
 from bot import metrics
 from bot.delivery.backoff import BACKOFF
-from bot.delivery.group_calls import GroupCalls
-from bot.delivery.group_results import apply_result
-from bot.delivery.liveness import Liveness
-from bot.delivery.plan import (
+from bot.delivery.group.calls import GroupCalls
+from bot.delivery.group.plan import (
     ANSWER_CALLS,
     BOARD_BUCKET,
     BOARD_CALLS,
@@ -33,6 +31,8 @@ from bot.delivery.plan import (
     table_paces,
     turn_stagger,
 )
+from bot.delivery.group.results import apply_result
+from bot.delivery.liveness import Liveness
 from bot.game.records import Current
 from bot.game.service import GameService
 from bot.logs import event
