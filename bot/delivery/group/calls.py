@@ -6,9 +6,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from bot.delivery.board_caption import board_caption, with_line
 from bot.delivery.drawing import draw
-from bot.delivery.plan import GroupCall, GroupStep
+from bot.delivery.group.caption import board_caption, with_line
+from bot.delivery.group.plan import GroupCall, GroupStep
 from bot.game import forfeits, ratings, scores, takeovers
 from bot.game.records import Current
 from bot.game.service import GameService

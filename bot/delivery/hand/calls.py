@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable
 
 from bot.delivery.drawing import draw
-from bot.delivery.plan import TIDY_CALLS, HandCall, HandStep, HandWant
+from bot.delivery.hand.plan import TIDY_CALLS, HandCall, HandStep, HandWant
 from bot.i18n import Translator, translator
 from bot.render import render_hand
 from bot.storage.models import Match
