@@ -25,7 +25,7 @@ from bot.render.round_end import round_end_points, round_end_words
 from bot.render.words import localized_name, variant_title
 from bot.settings import Settings
 from bot.storage.models import Match
-from bot.telegram import clock_texts, endings, texts
+from bot.telegram import clock_texts, endings, press_texts, texts
 from engine import Play, SeatView
 from engine.variants import ruleset
 
@@ -56,6 +56,14 @@ def page_words(tr: Translator) -> dict[str, str]:
         "no_game": tr("That game is over or no longer here."),
         "creator_note": tr("You created this game: choose its options and press Start."),
         "you": tr("you"),
+        # Playing: the same words as the hand's buttons.
+        "which_end": tr(press_texts.WHICH_END),
+        "pick_doubles": tr(press_texts.PICK_DOUBLES),
+        "draw": tr("📥 Draw"),
+        "pass": tr("⏭ Pass"),
+        "doubles": tr("🁣 Several doubles"),
+        "hint": tr("💡 Hint"),
+        "back": tr("↩️ Back"),
         "strong": tr("strong"),
         "easy": tr("easy"),
         # The clock, counted down by the page (clock_texts.duration's units).
