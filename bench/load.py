@@ -926,7 +926,13 @@ def table_results(
     moves = table_figures.committed_moves(events, start, end)
     times, missed = table_figures.update_times(moves, games.watched())
     sent, done = games.actions()
+    by_people = [
+        e
+        for e in events
+        if e.get("msg") == "move" and e.get("by") == "human" and start <= e["ts"] <= end
+    ]
     return {
+        "moves_by_people": sum(int(e.get("actions", 1)) for e in by_people),
         "table_update_p50_ms": table_figures.percentile_ms(times, 0.5),
         "table_update_p99_ms": table_figures.percentile_ms(times, 0.99),
         "table_update_max_ms": table_figures.percentile_ms(times, 1.0),
