@@ -17,7 +17,7 @@ from bot.render import board_text, final_text, render_board, render_final
 from bot.settings import Settings
 from bot.storage.models import GroupDelivery, Match
 from bot.storage.store import Store
-from bot.telegram import api, clock_texts, endings, keyboards, table_buttons, texts
+from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.call_priority import Priority, Ticket
 from engine import view_for
@@ -51,7 +51,7 @@ class GroupCalls:
                 match.chat_id,
                 await self._lobby_text(match, tr),
                 thread_id=match.thread_id,
-                markup=table_buttons.with_table(
+                markup=keyboards.with_table(
                     keyboards.lobby(match, tr, self.bot.username),
                     match,
                     tr,
@@ -68,7 +68,7 @@ class GroupCalls:
                 match.chat_id,
                 shown.lobby_message_id,
                 await self._lobby_text(match, tr),
-                markup=table_buttons.with_table(
+                markup=keyboards.with_table(
                     keyboards.lobby(match, tr, self.bot.username),
                     match,
                     tr,
@@ -194,7 +194,7 @@ class GroupCalls:
         caption = board_caption(match, game, view, tr, shown, number, finishing, clock)
         picture = await draw(render_board, view, tr, "", takeovers.taken_seats(match))
         markup = None if finishing else keyboards.board(match, tr)
-        markup = table_buttons.with_table(
+        markup = keyboards.with_table(
             markup, match, tr, self.settings.webapp_url, self.bot.username
         )
         if step.call is GroupCall.NEW_BOARD:

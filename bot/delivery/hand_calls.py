@@ -12,7 +12,7 @@ from bot.delivery.plan import TIDY_CALLS, HandCall, HandStep, HandWant
 from bot.i18n import Translator, translator
 from bot.render import render_hand
 from bot.storage.models import Match
-from bot.telegram import api, clock_texts, endings, keyboards, table_buttons, texts
+from bot.telegram import api, clock_texts, endings, keyboards, texts
 from bot.telegram.api import Outcome, Result
 from bot.telegram.call_priority import Priority, Ticket
 from engine import Game, Table, view_for
@@ -78,7 +78,7 @@ class HandCalls:
             )
         picture = await draw(render_hand, view, tr)
         markup = keyboards.hand(match, view, tr) if want.live else None
-        markup = table_buttons.in_private(markup, match.id, tr, self.webapp_url)
+        markup = keyboards.table_in_private(markup, match.id, tr, self.webapp_url)
         # A hand that waits is what the player's own move leaves him with, as soon as it is
         # made: as urgent as the hand of a player who must act (and in line by age).
         priority = Ticket(Priority.HAND, since, abandon)

@@ -38,7 +38,6 @@ from bot.telegram import (
     endings,
     keyboards,
     rating_texts,
-    table_buttons,
     texts,
 )
 from engine import VARIANTS, StateError, to_record, unpack, view_for
@@ -241,7 +240,7 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if current is not None and current.game is not None:
             webapp_url = deps(context).settings.webapp_url
             bot_username = context.bot.username
-            markup = table_buttons.with_table(None, current.match, tr, webapp_url, bot_username)
+            markup = keyboards.with_table(None, current.match, tr, webapp_url, bot_username)
         if current is None or current.game is None:
             lobby = current is not None and current.match.status == "lobby"
             text = texts.refusal(tr, "not_started" if lobby else "no_game")

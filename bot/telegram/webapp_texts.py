@@ -21,7 +21,7 @@ from bot.render.move_words import (
     count_words,
     recent_actions,
 )
-from bot.render.round_end import round_end_points, round_end_words
+from bot.render.round_end import points_name_who_went_out, round_end_points, round_end_words
 from bot.render.words import localized_name, variant_title
 from bot.settings import Settings
 from bot.storage.models import Match
@@ -186,7 +186,14 @@ def round_end_lines(tr: Translator, view: SeatView) -> list[str]:
         return []
     lines = []
     if fresh:
-        reason = round_end_words(tr, view, last.end, last.out, lambda s: _name(tr, view, s))
+        # Each thing once, as the captions say it: not «Андрей: кости кончились» above
+        # «Андрей: +2 очка — кости кончились».
+        said_below = points_name_who_went_out(view, last)
+        reason = (
+            ""
+            if said_below
+            else round_end_words(tr, view, last.end, last.out, lambda s: _name(tr, view, s))
+        )
         heading = tr("Round {number} is over").format(number=last.number)
         lines.append(heading + (f" · {reason}" if reason else ""))
     lines += round_end_points(tr, view, last, lambda s: _name(tr, view, s))

@@ -270,3 +270,30 @@ async def test_no_view_ever_carries_another_seat_s_hand(
         assert [tile["tile"] for tile in hand["tiles"]] == own
         other = {str(tile) for tile in view_for(game, 1 - seat).hand}
         assert not other & {m["value"].split("@")[0] for m in hand["moves"]}
+
+
+async def test_a_private_web_app_button_s_page_names_its_game(
+    service: GameService, client: TestClient
+) -> None:
+    """A `web_app` button signs no start parameter: the page names the game (hello and
+    view API); the seat is still the signed user's, and a signed game wins."""
+    game_id = await playing(service, IRINA_TO_ACT.copy())
+    unnamed = signed(IRINA, "")
+    peer = await connect(client, unnamed)  # a hello without the game: no such game
+    closed = await peer.socket.receive(timeout=10)
+    assert (peer.close_code, closed.extra) == (4404, "no such game")
+    socket = await client.ws_connect("/table/ws")
+    await socket.send_str(json.dumps({"type": "hello", "init_data": unnamed, "game": game_id}))
+    named = Peer(socket)
+    view = await named.view_where(lambda v: v["status"] == "playing")
+    assert (view["game"], view["seat"]) == (game_id, 0)
+    assert (await hand_act(named, view, "play", "6:2@W"))["type"] == "done"
+    headers = {"Authorization": f"tma {unnamed}"}
+    answer = await client.get(f"/table/api/view?game={game_id}", headers=headers)
+    assert answer.status == 200 and (await answer.json())["view"]["seat"] == 0
+    assert (await client.get("/table/api/view", headers=headers)).status == 404
+    signed_game = signed(ANDREI, game_id)
+    other = await client.get(
+        "/table/api/view?game=nosuchgame", headers={"Authorization": f"tma {signed_game}"}
+    )
+    assert other.status == 200 and (await other.json())["view"]["game"] == game_id

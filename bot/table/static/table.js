@@ -11,6 +11,8 @@
   const namedGame = new URLSearchParams(location.search).get("game") || "";
   const SVG = "http://www.w3.org/2000/svg";
   const LONGEST_WAIT = 10000; // ms between reconnection attempts, at most
+  const MIN_TILES_WIDE = 5; // the board's view is at least this many tile lengths wide
+  const MIN_TILES_HIGH = 2.5; // and this many high
 
   let words = {};
   let view = null;
@@ -498,7 +500,12 @@
       right = Math.max(right, m.x + m.r); bottom = Math.max(bottom, m.y + m.r);
     }
     const pad = positions.tile * 0.25;
-    board.setAttribute("viewBox", [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad].join(" "));
+    // A short chain is not blown up to the page's width: the view is at least a few
+    // tiles wide and high (its middle kept), so a tile looks the same size all round long.
+    const width = Math.max(right - left + 2 * pad, positions.tile * MIN_TILES_WIDE);
+    const height = Math.max(bottom - top + 2 * pad, positions.tile * MIN_TILES_HIGH);
+    const x = (left + right - width) / 2, y = (top + bottom - height) / 2;
+    board.setAttribute("viewBox", [x, y, width, height].join(" "));
     for (const t of shapes) board.append(tileShape(t.x, t.y, t.w, t.h, t.a, t.b, t.last));
     for (const m of positions.marks) board.append(markShape(m));
   }

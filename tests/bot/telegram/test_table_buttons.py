@@ -9,7 +9,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import translator
 from bot.storage.models import Match, Seat
-from bot.telegram import table_buttons
+from bot.telegram import keyboards
 from tests.bot.conftest import Harness
 from tests.fakebotapi import FakeBotApi, MessageView
 
@@ -33,15 +33,15 @@ def match(chat_id: int, game_id: str = "g1") -> Match:
 def test_without_an_address_the_markup_is_left_as_it_is() -> None:
     tr = translator("ru")
     markup = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="x")]])
-    assert table_buttons.with_table(markup, match(-100), tr, "", "domino_bot") is markup
-    assert table_buttons.with_table(None, match(-100), tr, "", "domino_bot") is None
-    assert table_buttons.in_private(None, "g1", tr, "") is None
+    assert keyboards.with_table(markup, match(-100), tr, "", "domino_bot") is markup
+    assert keyboards.with_table(None, match(-100), tr, "", "domino_bot") is None
+    assert keyboards.table_in_private(None, "g1", tr, "") is None
 
 
 def test_a_group_gets_the_main_mini_app_link_and_a_private_chat_the_web_app() -> None:
     tr = translator("ru")
     markup = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="x")]])
-    group = table_buttons.with_table(markup, match(-100, "AbC-1_z"), tr, URL, "domino_bot")
+    group = keyboards.with_table(markup, match(-100, "AbC-1_z"), tr, URL, "domino_bot")
     assert group is not None and group.inline_keyboard[0] == markup.inline_keyboard[0]
     (button,) = group.inline_keyboard[-1]
     assert (button.text, button.url, button.web_app) == (
@@ -49,12 +49,12 @@ def test_a_group_gets_the_main_mini_app_link_and_a_private_chat_the_web_app() ->
         "https://t.me/domino_bot?startapp=AbC-1_z",
         None,
     )
-    practice = table_buttons.with_table(None, match(5, "p1"), translator("en"), URL, "domino_bot")
+    practice = keyboards.with_table(None, match(5, "p1"), translator("en"), URL, "domino_bot")
     assert practice is not None
     (app,) = practice.inline_keyboard[-1]
     assert app.text == "🎲 Open the table" and app.url is None
     assert app.web_app is not None and app.web_app.url == f"{URL}/table/?game=p1"
-    hand = table_buttons.in_private(None, "g1", tr, URL)
+    hand = keyboards.table_in_private(None, "g1", tr, URL)
     assert hand is not None and hand.inline_keyboard[0][0].web_app is not None
 
 
