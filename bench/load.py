@@ -815,6 +815,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(3)  # let answers to the last presses come
         if games is not None:
             table_found = {
+                # Private calls Telegram refused (a person who joined at the table and never
+                # opened the private chat cannot be written to): what they were.
+                "private_refused": private_refused(api, driver.groups, start_epoch),
                 "table_connections": games.open_count(),
                 "rss_mb": table_figures.rss_mb(
                     bot.process.pid for bot in bots if bot.process is not None
@@ -944,6 +947,19 @@ def table_results(
         "table_errors": games.errors[:5],
         "table_lost": missed + games.unanswered() + len(games.errors),
     }
+
+
+def private_refused(api: FakeBotApi, groups: set[int], since: float) -> list[str]:
+    """The private calls Telegram refused since `since` (epoch s), each as its method and
+    the start of its words, most frequent first (at most five kinds)."""
+    found: collections.Counter[str] = collections.Counter()
+    for call in api.calls(None, None):
+        if call.ok or call.chat_id in groups or call.time < since:
+            continue
+        params = call.params if isinstance(call.params, dict) else {}
+        words = str(params.get("caption") or params.get("text") or "").split("\n")[0][:60]
+        found[f"{call.method}: {words}"] += 1
+    return [f"{n}x {what}" for what, n in found.most_common(5)]
 
 
 def raise_open_files() -> None:
