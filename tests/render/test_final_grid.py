@@ -13,17 +13,17 @@ from PIL import Image
 
 from bot.i18n import LANGUAGES, translator
 from bot.render import final_text, render_final
-from bot.render.captions import CAPTION_LIMIT
-from bot.render.final_layout import (
+from bot.render.final.final_layout import (
     CARD,
     SCORE_X,
     WIDTH,
     FinalLayout,
     final_layout,
-    final_order,
 )
-from bot.render.lines import MIN_SIZE
-from bot.render.marks import Mark
+from bot.render.kit.lines import MIN_SIZE
+from bot.render.words.captions import CAPTION_LIMIT
+from bot.render.words.marks import Mark
+from bot.render.words.rounds import final_order
 from engine import Game, view_for
 from engine.view import SeatView
 

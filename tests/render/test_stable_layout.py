@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.render.samples import SHAPES, full_table
-from bot.render.snake import SEPARATION, SHORT, STEP, Box
-from bot.render.stable_layout import Grid, OpenEnd, Spot, grid_of
+from bot.render.layout.snake import SEPARATION, SHORT, STEP, Box
+from bot.render.layout.stable_layout import Grid, OpenEnd, Spot, grid_of
 from engine.game import Game
 from engine.moves import Doubles, Move, Play
 from engine.table import Table
 from engine.tiles import ALL_TILES, End
+from tests.support.samples import SHAPES, full_table
 
 VARIANTS = ("fives", "muggins", "twolane")
 NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from telegram import ChatMemberRestricted, Update
 
 from bot.delivery.plan import GroupCall, group_step, hand_want
-from bot.render.words import signed
+from bot.render import signed
 from bot.storage.models import GroupDelivery, Match, Seat
 from engine import view_for
 from tests.bot.conftest import ANDREY_TO_ACT, JOIN, Harness, Snapshot, hand_buttons, ru
