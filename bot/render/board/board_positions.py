@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.render.kit.theme import RGB
 from bot.render.layout.snake import LONG, SHORT, Box
-from bot.render.layout.stable_layout import Grid, OpenEnd, grid_of
+from bot.render.layout.stable_layout import OpenEnd, TableGrid, grid_of
 from bot.render.words.ends import COLOURS, end_names, names_or_own
 from engine.table import Table
 from engine.tiles import End, Tile
@@ -129,7 +129,7 @@ def landing(table: Table, variant: str, tile: Tile, end: End) -> dict[str, Any]:
     }
 
 
-def _open_end(grid: Grid, end: End) -> OpenEnd:
+def _open_end(grid: TableGrid, end: End) -> OpenEnd:
     found = grid.end(end)
     if found is None:
         raise ValueError(f"{end.name} is not an open end")

@@ -21,7 +21,7 @@ from bot.render.words.ends import EndName, end_names, names_or_own
 from bot.render.words.history import names_before
 from bot.render.words.move_words import (
     LEFT_OUT,
-    Action,
+    RecentAction,
     action_points,
     action_words,
     count_parts,
@@ -61,7 +61,7 @@ STATUS_FORMS = (
 
 
 @dataclass(frozen=True, slots=True)
-class Status:
+class StatusLayout:
     """The status column's texts when a round or the game is over, and the baseline
     where the rest of the column (the last moves) may go on."""
 
@@ -69,7 +69,7 @@ class Status:
     next_y: float
 
 
-def status_layout(view: SeatView, tr: Translate = identity) -> Status | None:
+def status_layout(view: SeatView, tr: Translate = identity) -> StatusLayout | None:
     """Why the round or the game ended and who got what for it, measured and wrapped
     to the status column: never cut, and kept above the picture's bottom by trying
     shorter forms and smaller sizes in turn (None: the round is still being played)."""
@@ -85,7 +85,7 @@ def status_layout(view: SeatView, tr: Translate = identity) -> Status | None:
         lines, y = stack(paragraphs, STATUS_LEFT, STATUS_TOP + 40, STATUS_WIDTH)
         if all(line.bottom <= STATUS_BOTTOM for line in lines):
             break
-    return Status(tuple(lines), y)
+    return StatusLayout(tuple(lines), y)
 
 
 def _status_paragraphs(
@@ -169,7 +169,7 @@ def draw_status(
         y += 44
 
 
-def _names_before(view: SeatView, actions: list[Action]) -> dict[int, dict[End, EndName]]:
+def _names_before(view: SeatView, actions: list[RecentAction]) -> dict[int, dict[End, EndName]]:
     """The ends' names just before each play among `actions`, by the play's index."""
     plays = [a.index for a in actions if a.text not in ("draw", "pass")]
     if not plays:

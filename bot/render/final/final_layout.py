@@ -12,7 +12,7 @@ from bot.render.kit.draw import length
 from bot.render.kit.lines import Line, Paragraph, stack
 from bot.render.words.marks import Mark, legend, shown_record
 from bot.render.words.naming import Translate, identity, player_name
-from bot.render.words.rounds import Grid, final_order, grid_marks, match_grid
+from bot.render.words.rounds import MatchGrid, final_order, grid_marks, match_grid
 from engine.view import SeatView
 
 WIDTH = 1280
@@ -84,7 +84,7 @@ class FinalLayout:
 
 
 def picture_marks(
-    view: SeatView, grid: Grid, changes: dict[int, int] | None, forfeited: Collection[int]
+    view: SeatView, grid: MatchGrid, changes: dict[int, int] | None, forfeited: Collection[int]
 ) -> frozenset[Mark]:
     """Every mark the picture shows, so that the legend explains each once."""
     marks = set(grid_marks(grid))
@@ -133,7 +133,7 @@ def _cell_width(words: str, mark: str, size: int, bold: bool) -> float:
     return width + (MARK_GAP + length(mark, size, bold) if mark else 0)
 
 
-def _grid_layout(view: SeatView, tr: Translate, grid: Grid, top: int) -> GridLayout:
+def _grid_layout(view: SeatView, tr: Translate, grid: MatchGrid, top: int) -> GridLayout:
     """The grid's columns in blocks, as many to a block as the width holds (rows: the
     players in final order; the totals at the end of the last block)."""
     order = final_order(view)

@@ -17,7 +17,7 @@ from bot.render.layout.board_geometry import (
 )
 from bot.render.layout.fitting import MARK_ROOM, Fit, fit
 from bot.render.layout.snake import Box
-from bot.render.layout.stable_layout import Grid, TableKey, grid_of, table_shape
+from bot.render.layout.stable_layout import TableGrid, TableKey, grid_of, table_shape
 from engine.table import Table
 from engine.tiles import End
 from engine.variants import ruleset
@@ -79,7 +79,7 @@ def board_layout(
     )
 
 
-def picture_extent(grid: Grid) -> Box:
+def picture_extent(grid: TableGrid) -> Box:
     """What the picture must hold, in grid units: the tiles and the ends' marks."""
     boxes = [s.box for s in grid.spots]
     for e in grid.ends:

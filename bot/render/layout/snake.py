@@ -111,7 +111,7 @@ class Course:
 
 
 @dataclass(frozen=True, slots=True)
-class Slot:
+class NextSlot:
     """Where the next tile of a ray goes.
 
     `box` is an ordinary tile's place; `travel` the way the ray runs through it (a
@@ -128,7 +128,7 @@ class Slot:
     after_across: Course | None = None
 
 
-def next_slot(course: Course, fold: bool, bounds: Bounds) -> Slot:
+def next_slot(course: Course, fold: bool, bounds: Bounds) -> NextSlot:
     """The next tile's place. `fold`: whether the ray may fold back beside itself;
     `bounds`: the game's box (a step starts a new frame)."""
     f = course.frame
@@ -142,7 +142,7 @@ def next_slot(course: Course, fold: bool, bounds: Bounds) -> Slot:
         if not fold:
             return _step(course, mark, bounds)
         box = f.box(head, head + SHORT, v, v + ROW)
-        return Slot(box, f.a, mark, True, Course(f, 1, head, head))
+        return NextSlot(box, f.a, mark, True, Course(f, 1, head, head))
     assert course.outer is not None
     if (head + LONG <= course.outer) if s > 0 else (head - LONG - SHORT >= f.inner):
         return _straight(course, v, mark)
@@ -152,23 +152,23 @@ def next_slot(course: Course, fold: bool, bounds: Bounds) -> Slot:
     # outer corners lies only free room, and a long ray folds into a wedge rather than
     # a strip as long as the ray (which would leave the picture tiny).
     outer = course.outer + WIDEN if s < 0 else course.outer
-    return Slot(box, f.a, mark, True, Course(f, course.row + 1, head, outer))
+    return NextSlot(box, f.a, mark, True, Course(f, course.row + 1, head, outer))
 
 
-def _straight(course: Course, v: int, mark: tuple[int, int]) -> Slot:
+def _straight(course: Course, v: int, mark: tuple[int, int]) -> NextSlot:
     f, s, head = course.frame, course.forward, course.head
     u0, u1 = sorted((head, head + s * LONG))
     box = f.box(u0, u1, v - SHORT // 2, v + SHORT // 2)
     after = Course(f, course.row, head + s * LONG, course.outer)
     travel = f.d if s > 0 else opposite(f.d)
     if course.row:  # a fold's rows hold no double across (there is no hub to come)
-        return Slot(box, travel, mark, False, after)
+        return NextSlot(box, travel, mark, False, after)
     across = f.box(head, head + SHORT, v - SHORT, v + SHORT)
     after_across = Course(f, 0, head + SHORT, None)
-    return Slot(box, travel, mark, False, after, across, after_across)
+    return NextSlot(box, travel, mark, False, after, across, after_across)
 
 
-def _step(course: Course, mark: tuple[int, int], bounds: Bounds) -> Slot:
+def _step(course: Course, mark: tuple[int, int], bounds: Bounds) -> NextSlot:
     """A corner that turns the ray a quarter and starts a new frame: the stretch after
     it runs straight on (along the old `a`), and would turn, in its turn, the old way."""
     f, head = course.frame, course.head
@@ -177,4 +177,4 @@ def _step(course: Course, mark: tuple[int, int], bounds: Bounds) -> Slot:
     box = f.box(head, head + SHORT, -SHORT // 2, LONG - SHORT // 2)
     centre = f.point(head + SHORT // 2, 0)
     frame = Frame.within(centre, f.a, f.d, LONG - SHORT // 2, SHORT // 2 + SEPARATION, bounds)
-    return Slot(box, f.a, mark, True, Course.starting(frame))
+    return NextSlot(box, f.a, mark, True, Course.starting(frame))

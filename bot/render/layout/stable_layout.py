@@ -24,7 +24,16 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from bot.render.layout.rays import HubPlace, back_of, hub_frames, opening_frames
-from bot.render.layout.snake import MIN_RUN, SEPARATION, Bounds, Box, Course, Frame, Slot, next_slot
+from bot.render.layout.snake import (
+    MIN_RUN,
+    SEPARATION,
+    Bounds,
+    Box,
+    Course,
+    Frame,
+    NextSlot,
+    next_slot,
+)
 from engine.table import Placed, Table
 from engine.tiles import End
 from engine.variants import ruleset
@@ -69,13 +78,13 @@ class OpenEnd:
 
     end: End
     value: int
-    slot: Slot
+    slot: NextSlot
     double: Box
     across: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class Grid:
+class TableGrid:
     """A table laid out in grid units: its tiles in the order laid, its open ends."""
 
     spots: tuple[Spot, ...]
@@ -111,11 +120,11 @@ def rules_of(variant: str) -> Rules:
     return Rules(rules.hub_kind is not None, rules.hub_kind == "house", BOUNDS[rules.lanes])
 
 
-def grid_of(table: Table, variant: str) -> Grid:
+def grid_of(table: Table, variant: str) -> TableGrid:
     """The table's layout in grid units (cached by the table's shape: the board, its
     caption, the hands and the buttons all lay out the same table)."""
     if table.opening is None:
-        return Grid((), ())
+        return TableGrid((), ())
     return _cached_grid(TableKey(table, table_shape(table)), rules_of(variant))
 
 
@@ -133,11 +142,11 @@ class TableKey:
 
 
 @lru_cache(maxsize=256)
-def _cached_grid(key: TableKey, rules: Rules) -> Grid:
+def _cached_grid(key: TableKey, rules: Rules) -> TableGrid:
     return lay_out(key.table, rules)
 
 
-def lay_out(table: Table, rules: Rules) -> Grid:
+def lay_out(table: Table, rules: Rules) -> TableGrid:
     """Lay the table's tiles out one by one, in the order they were played."""
     return _Layer(table, rules).run()
 
@@ -161,7 +170,7 @@ class _Layer:
         """Whether the hub was down before the move numbered `seq`."""
         return self.hub_seq is not None and self.hub_seq < seq
 
-    def run(self) -> Grid:
+    def run(self) -> TableGrid:
         table = self.table
         opening = table.opening
         assert opening is not None
@@ -184,7 +193,7 @@ class _Layer:
             self._lay(seq, end, index, placed)
         coming = table.moves + 1
         ends = tuple(self._open_end(end, value, coming) for end, value in table.ends)
-        return Grid(tuple(self.spots), ends)
+        return TableGrid(tuple(self.spots), ends)
 
     def _is_hub(self, placed: Placed) -> bool:
         return self.hub is not None and placed == self.hub
@@ -216,7 +225,7 @@ class _Layer:
     def _fold(self, seq: int) -> bool:
         return not self.rules.hubs or self.hub_before(seq)
 
-    def _slot(self, end: End, seq: int, replay: bool) -> tuple[Course, Slot]:
+    def _slot(self, end: End, seq: int, replay: bool) -> tuple[Course, NextSlot]:
         """The course the end's next tile follows, and its slot. A first row turns
         early rather than run beside another ray closer than rays keep apart (a
         double left across the line sticks out of it by a unit)."""
@@ -232,7 +241,7 @@ class _Layer:
             slot = next_slot(turn, fold, self.rules.bounds)
         return course, slot
 
-    def _crowded(self, end: End, slot: Slot, seq: int) -> bool:
+    def _crowded(self, end: End, slot: NextSlot, seq: int) -> bool:
         head = self._head(end)
         near = [s.box for s in self.spots if s.placed.seq < seq]
         boxes = [slot.box]

@@ -39,7 +39,7 @@ def play_words(text: str, names: Mapping[End, EndName] | None = None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class RecentAction:
     """One line of the recent moves: a play, or a run of draws or a pass."""
 
     seat: int
@@ -49,20 +49,20 @@ class Action:
     index: int = 0  # of the action's (last) move in the round's moves
 
 
-def recent_actions(view: SeatView, limit: int = 2) -> list[Action]:
+def recent_actions(view: SeatView, limit: int = 2) -> list[RecentAction]:
     """The round's latest actions, oldest first; runs of draws are merged."""
-    actions: list[Action] = []
+    actions: list[RecentAction] = []
     for index, entry in enumerate(view.moves):
         previous = actions[-1] if actions else None
         if previous and entry.text == previous.text == "draw" and previous.seat == entry.seat:
-            actions[-1] = Action(previous.seat, "draw", 0, previous.times + 1, index)
+            actions[-1] = RecentAction(previous.seat, "draw", 0, previous.times + 1, index)
             continue
-        actions.append(Action(entry.seat, entry.text, entry.points, 1, index))
+        actions.append(RecentAction(entry.seat, entry.text, entry.points, 1, index))
     return actions[-limit:]
 
 
 def action_words(
-    tr: Translate, view: SeatView, action: Action, names: Mapping[End, EndName] | None = None
+    tr: Translate, view: SeatView, action: RecentAction, names: Mapping[End, EndName] | None = None
 ) -> str:
     """«drew 3 tiles», «passed», «5:3 🟠➡️», without the name; `names`: the ends' names
     just before the move."""
@@ -77,7 +77,7 @@ def action_words(
     return play_words(action.text, names)
 
 
-def action_points(view: SeatView, action: Action) -> str:
+def action_points(view: SeatView, action: RecentAction) -> str:
     """«+4» for scoring plays, «+10» for a `twolane` pass (a penalty), else empty."""
     if action.text == "pass":
         penalty = view.rules.pass_penalty

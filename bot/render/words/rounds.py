@@ -32,7 +32,7 @@ class Column:
 
 
 @dataclass(frozen=True, slots=True)
-class Grid:
+class MatchGrid:
     title: str
     columns: tuple[Column, ...]
     total_header: str
@@ -54,7 +54,7 @@ def went_out(summary: RoundSummary, seat: int) -> bool:
     return summary.end == "out" and summary.out == seat
 
 
-def match_grid(view: SeatView, tr: Translate = identity) -> Grid:
+def match_grid(view: SeatView, tr: Translate = identity) -> MatchGrid:
     """The grid of the final table (no columns when no round has finished yet)."""
     seats = range(len(view.players))
     rules = view.rules
@@ -75,10 +75,10 @@ def match_grid(view: SeatView, tr: Translate = identity) -> Grid:
             for summary in view.finished_rounds
         )
         totals = tuple(str(view.totals[seat]) for seat in seats)
-        return Grid(tr("Round by round"), columns, tr("Total"), totals, rounds=True)
+        return MatchGrid(tr("Round by round"), columns, tr("Total"), totals, rounds=True)
     last = view.last_round
     if last is None:
-        return Grid("", (), tr("Penalties"), (), rounds=False)
+        return MatchGrid("", (), tr("Penalties"), (), rounds=False)
     penalty = rules.pass_penalty or 1
     order = {seat: place for place, seat in enumerate(view.out, start=1)}
     pips = [sum(t.pips for t in hand) for hand in last.hands_left]
@@ -102,10 +102,10 @@ def match_grid(view: SeatView, tr: Translate = identity) -> Grid:
     left = Column(tr("Pips"), "", tuple(Cell(str(pips[seat])) for seat in seats))
     totals = tuple(str(view.totals[seat]) for seat in seats)
     title = tr("How the places came about")
-    return Grid(title, (passes, out, tiles, left), tr("Penalties"), totals, rounds=False)
+    return MatchGrid(title, (passes, out, tiles, left), tr("Penalties"), totals, rounds=False)
 
 
-def grid_marks(grid: Grid) -> set[Mark]:
+def grid_marks(grid: MatchGrid) -> set[Mark]:
     """The marks the grid shows, for the legend."""
     shown = {cell.mark for column in grid.columns for cell in column.cells}
     shown |= {column.mark for column in grid.columns}
