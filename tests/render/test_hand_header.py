@@ -11,11 +11,11 @@ from PIL import Image
 from bot.i18n import LANGUAGES, translator
 from bot.render import render_hand
 from bot.render.hand.hand_picture import (
+    HAND_WIDTH,
     HEADER,
     HEADER_GAP,
     HEADER_MARGIN,
     HEADER_SIZES,
-    WIDTH,
     Header,
     hand_header,
     header_layout,
@@ -34,7 +34,7 @@ NAMES = (
     "Maximilian Alexander Wolfeschlegel",
     "Ж" * 64,
 )
-ROOM = WIDTH - 2 * HEADER_MARGIN
+ROOM = HAND_WIDTH - 2 * HEADER_MARGIN
 
 
 def _texts(lang: str) -> list[tuple[str, str]]:

@@ -15,11 +15,11 @@ from bot.render.words.naming import Translate, identity, player_name
 from bot.render.words.rounds import MatchGrid, final_order, grid_marks, match_grid
 from engine.view import SeatView
 
-WIDTH = 1280
-TOP = 300
-ROW = 100
+FINAL_WIDTH = 1280
+FINAL_TOP = 300
+FINAL_ROW = 100
 CARD = 40  # the cards' left margin (and right)
-SCORE_X = WIDTH - 90  # the points' right edge, in the table and the grid
+SCORE_X = FINAL_WIDTH - 90  # the points' right edge, in the table and the grid
 # The per-round grid.
 GRID_LEFT = 64
 GRID_MEDAL = 34
@@ -110,7 +110,7 @@ def final_layout(
 ) -> FinalLayout:
     """The geometry under the table: the grid, the rounds played and the legend."""
     grid = match_grid(view, tr)
-    y = TOP + ROW * len(view.players)
+    y = FINAL_TOP + FINAL_ROW * len(view.players)
     grid_layout = None
     if grid.columns:
         grid_layout = _grid_layout(view, tr, grid, y + 36)
@@ -124,7 +124,7 @@ def final_layout(
         Paragraph(note, LEGEND_SIZE, theme.TEXT_DIM, leading=34, step=42)
         for note in legend(tr, marks, view.target)
     ]
-    lines, end = stack(paragraphs, WIDTH // 2, y + 66, WIDTH - 2 * CARD - 20, "ms")
+    lines, end = stack(paragraphs, FINAL_WIDTH // 2, y + 66, FINAL_WIDTH - 2 * CARD - 20, "ms")
     return FinalLayout(round(end), grid_layout, tuple(lines), marks)
 
 
@@ -162,7 +162,7 @@ def _grid_layout(view: SeatView, tr: Translate, grid: MatchGrid, top: int) -> Gr
         title_size,
         GRID_LEFT,
         top + 44,
-        WIDTH - 2 * GRID_LEFT,
+        FINAL_WIDTH - 2 * GRID_LEFT,
         theme.TEXT_DIM,
         True,
     )

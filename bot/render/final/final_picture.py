@@ -10,14 +10,14 @@ from PIL import Image, ImageDraw
 
 from bot.render.final.final_layout import (
     CARD,
+    FINAL_ROW,
+    FINAL_TOP,
+    FINAL_WIDTH,
     GRID_LEFT,
     GRID_MEDAL,
     GRID_ROW,
     MARK_GAP,
-    ROW,
     SCORE_X,
-    TOP,
-    WIDTH,
     GridLayout,
     final_layout,
 )
@@ -59,11 +59,11 @@ def draw_final(
     forfeited: Collection[int] = (),
 ) -> Image.Image:
     layout = final_layout(view, tr, changes, forfeited)
-    canvas = felt(WIDTH, layout.height).copy()
+    canvas = felt(FINAL_WIDTH, layout.height).copy()
     draw = ImageDraw.Draw(canvas)
     standings = view.standings
     sprites.trophy(190).paste(canvas, 70, 50)
-    left, room = 300, WIDTH - 340
+    left, room = 300, FINAL_WIDTH - 340
     heading = tr("Game over") if standings.finished else tr("Standings")
     text(canvas, (left, 104), heading, 62, theme.GOLD, True, width=room)
     text(canvas, (left, 152), variant_title(tr, view.variant), 32, theme.TEXT_DIM, width=room)
@@ -72,12 +72,14 @@ def draw_final(
         text(canvas, (left, 218), names, 42, bold=True, width=room)
     # The table itself, on a darker card.
     draw.rounded_rectangle(
-        (CARD, TOP - 20, WIDTH - CARD, TOP + ROW * len(view.players)), 24, fill=theme.PANEL
+        (CARD, FINAL_TOP - 20, FINAL_WIDTH - CARD, FINAL_TOP + FINAL_ROW * len(view.players)),
+        24,
+        fill=theme.PANEL,
     )
     penalties = view.rules.penalty_scoring
     column = tr("Penalties") if penalties else tr("Points")
-    text(canvas, (SCORE_X, TOP - 34), column, 26, theme.TEXT_DIM, anchor="rs", width=200)
-    y = TOP
+    text(canvas, (SCORE_X, FINAL_TOP - 34), column, 26, theme.TEXT_DIM, anchor="rs", width=200)
+    y = FINAL_TOP
     for seat in final_order(view):
         _draw_row(canvas, draw, view, tr, seat, y, seat in forfeited)
         if changes and seat in changes:  # under the points, named: it is not a score
@@ -85,7 +87,7 @@ def draw_final(
             color = theme.GREEN if change > 0 else theme.RED if change < 0 else theme.TEXT_DIM
             label = tr("rating {change}").format(change=signed(change))
             text(canvas, (SCORE_X, y + 89), label, 26, color, True, anchor="rs")
-        y += ROW
+        y += FINAL_ROW
     if layout.grid is not None:
         _draw_grid(canvas, draw, view, layout.grid)
     draw_lines(canvas, layout.footer)
@@ -95,13 +97,13 @@ def draw_final(
 def _draw_grid(
     canvas: Image.Image, draw: ImageDraw.ImageDraw, view: SeatView, grid: GridLayout
 ) -> None:
-    draw.rounded_rectangle((CARD, grid.top, WIDTH - CARD, grid.bottom), 24, fill=theme.PANEL)
+    draw.rounded_rectangle((CARD, grid.top, FINAL_WIDTH - CARD, grid.bottom), 24, fill=theme.PANEL)
     draw_lines(canvas, [grid.title])
     for number, (top, _, highlighted) in enumerate(grid.rows):
         fill = (46, 60, 44) if highlighted else theme.PANEL_ROW if number % 2 else None
         if fill is not None:
             draw.rounded_rectangle(
-                (CARD + 12, top, WIDTH - CARD - 12, top + GRID_ROW), 12, fill=fill
+                (CARD + 12, top, FINAL_WIDTH - CARD - 12, top + GRID_ROW), 12, fill=fill
             )
     for seat, medal_top, name in grid.labels:
         place = view.standings.places[seat]
@@ -151,7 +153,9 @@ def _draw_row(
     place = view.standings.places[seat]
     winner = seat in view.standings.winners
     if winner:
-        draw.rounded_rectangle((52, y + 6, WIDTH - 52, y + ROW - 6), 18, fill=(46, 60, 44))
+        draw.rounded_rectangle(
+            (52, y + 6, FINAL_WIDTH - 52, y + FINAL_ROW - 6), 18, fill=(46, 60, 44)
+        )
     sprites.medal(place, 60).paste(canvas, 80, y + 20)
     digit = theme.PANEL if place <= 3 else theme.TEXT
     text(canvas, (110, y + 52), str(place), 30, digit, True, "mm")

@@ -15,16 +15,16 @@ from engine.moves import Doubles, Draw, Pass, Play
 from engine.tiles import End, Tile
 from engine.view import SeatView
 
-WIDTH = 1280
+HAND_WIDTH = 1280
 HAND_TILE = 144  # long side of a tile in the hand picture
 SLOT = HAND_TILE // 2 + 36  # horizontal step between tiles
-PER_ROW = (WIDTH - 80) // SLOT
+PER_ROW = (HAND_WIDTH - 80) // SLOT
 HEADER = 104  # one line of header (its band is 20 px shorter), before the tiles
 HEADER_LINE = 50  # each further line of it
 HEADER_SIZES = (36, 32, 28)  # the header's font sizes, largest first
 HEADER_MARGIN = 32
 HEADER_GAP = 40  # between the title and the status on one line
-ROW = HAND_TILE + 104  # a tile, its number and the ends it fits
+HAND_ROW = HAND_TILE + 104  # a tile, its number and the ends it fits
 FOOTER = 92
 LIFT = 14  # playable tiles stand a little higher
 
@@ -68,7 +68,7 @@ def header_layout(title: str, status: str) -> Header:
     own, at the largest size it fits (cut only if wider than the whole picture
     even at the smallest size).
     """
-    room = WIDTH - 2 * HEADER_MARGIN
+    room = HAND_WIDTH - 2 * HEADER_MARGIN
     first = 58
     for size in HEADER_SIZES:
         title_w = length(title, size, True)
@@ -76,7 +76,7 @@ def header_layout(title: str, status: str) -> Header:
         if title_w + status_w <= room:
             lines = [HeaderLine(title, size, HEADER_MARGIN, first, "ls", room - status_w)]
             if status:
-                status_x = WIDTH - HEADER_MARGIN
+                status_x = HAND_WIDTH - HEADER_MARGIN
                 lines.append(HeaderLine(status, size, status_x, first, "rs", room - title_w))
             return Header(tuple(lines), HEADER)
     lines = []
@@ -112,9 +112,9 @@ def hand_slots(view: SeatView, top: int = HEADER) -> list[HandSlot]:
     for i, tile in enumerate(view.hand):
         row, col = divmod(i, PER_ROW)
         in_row = min(PER_ROW, count - row * PER_ROW)
-        left = (WIDTH - in_row * SLOT) // 2 + (SLOT - HAND_TILE // 2) // 2
+        left = (HAND_WIDTH - in_row * SLOT) // 2 + (SLOT - HAND_TILE // 2) // 2
         playable = turn and tile in fits
-        y = top + 30 + row * ROW - (LIFT if playable else 0)
+        y = top + 30 + row * HAND_ROW - (LIFT if playable else 0)
         fitting = tuple(sorted(fits.get(tile, ()))) if playable else ()
         slots.append(
             HandSlot(
@@ -133,7 +133,7 @@ def hand_slots(view: SeatView, top: int = HEADER) -> list[HandSlot]:
 
 def hand_height(count: int, top: int = HEADER) -> int:
     rows = max(1, -(-count // PER_ROW))
-    return top + 30 + rows * ROW + FOOTER
+    return top + 30 + rows * HAND_ROW + FOOTER
 
 
 def hand_header(view: SeatView, tr: Translate = identity) -> tuple[Header, theme.RGB]:
@@ -148,9 +148,9 @@ def hand_header(view: SeatView, tr: Translate = identity) -> tuple[Header, theme
 def draw_hand(view: SeatView, tr: Translate = identity) -> Image.Image:
     header, color = hand_header(view, tr)
     height = hand_height(len(view.hand), header.height)
-    canvas = felt(WIDTH, height).copy()
+    canvas = felt(HAND_WIDTH, height).copy()
     draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, WIDTH, header.height - 20), fill=theme.PANEL)
+    draw.rectangle((0, 0, HAND_WIDTH, header.height - 20), fill=theme.PANEL)
     for i, line in enumerate(header.lines):
         fill = theme.TEXT if i == 0 else color
         x, y = line.x, line.baseline
@@ -210,9 +210,9 @@ def _draw_ends(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: SeatView, y
     ends = footer_ends(view)
     if not ends:
         return
-    draw.rectangle((0, y - FOOTER // 2 + 6, WIDTH, y + FOOTER // 2), fill=theme.PANEL)
+    draw.rectangle((0, y - FOOTER // 2 + 6, HAND_WIDTH, y + FOOTER // 2), fill=theme.PANEL)
     step = 140
-    x = (WIDTH - step * len(ends)) // 2 + 40
+    x = (HAND_WIDTH - step * len(ends)) // 2 + 40
     for name, value in ends:
         sprites.name_mark(name, 44).paste(canvas, x, y + 4)
         text(canvas, (x + 32, y + 4), str(value), 40, theme.TEXT, True, "lm")

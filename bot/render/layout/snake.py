@@ -31,7 +31,7 @@ WAY: dict[tuple[int, int], End] = {step: end for end, step in STEP.items()}
 
 LONG = 4  # a tile's length, in units
 SHORT = 2  # its width
-ROW = 4  # from one row of a fold to the next
+FOLD_ROW = 4  # from one row of a fold to the next
 SEPARATION = 2  # between two rays (as far as the rows of one fold lie apart)
 
 MIN_RUN = 2 * LONG  # a first row holds two tiles at least: room for its fold's rows
@@ -132,7 +132,7 @@ def next_slot(course: Course, fold: bool, bounds: Bounds) -> NextSlot:
     """The next tile's place. `fold`: whether the ray may fold back beside itself;
     `bounds`: the game's box (a step starts a new frame)."""
     f = course.frame
-    v = course.row * ROW
+    v = course.row * FOLD_ROW
     s = course.forward
     head = course.head
     mark = f.point(head + s, v)
@@ -141,13 +141,13 @@ def next_slot(course: Course, fold: bool, bounds: Bounds) -> NextSlot:
             return _straight(course, v, mark)
         if not fold:
             return _step(course, mark, bounds)
-        box = f.box(head, head + SHORT, v, v + ROW)
+        box = f.box(head, head + SHORT, v, v + FOLD_ROW)
         return NextSlot(box, f.a, mark, True, Course(f, 1, head, head))
     assert course.outer is not None
     if (head + LONG <= course.outer) if s > 0 else (head - LONG - SHORT >= f.inner):
         return _straight(course, v, mark)
     u0 = head if s > 0 else head - SHORT
-    box = f.box(u0, u0 + SHORT, v, v + ROW)
+    box = f.box(u0, u0 + SHORT, v, v + FOLD_ROW)
     # Past the inner corner, the next row runs out further than the last: beyond the
     # outer corners lies only free room, and a long ray folds into a wedge rather than
     # a strip as long as the ray (which would leave the picture tiny).
