@@ -18,6 +18,8 @@ the Telegram I/O helpers import `telegram` itself: the texts, the callback codes
 game, storage and delivery stay free of it. What the bot says is written in the text
 modules of bot.telegram (and the keyboards' labels) and in bot.render; everywhere
 else calls them.
+
+Inside bot.render, its wings and who reaches into them: tests/render/test_wings.py.
 """
 
 from __future__ import annotations

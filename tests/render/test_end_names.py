@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from bot.game.hints import Hint, Reason
 from bot.i18n import translator
-from bot.render import board as board_module
-from bot.render.board_geometry import mark_size
-from bot.render.captions import board_text
-from bot.render.ends import EndName, end_names
-from bot.render.hand import footer_ends, hand_slots
-from bot.render.layout import board_layout, layout_board
+from bot.render.board import board_picture as board_module
+from bot.render.hand.hand_picture import footer_ends, hand_slots
+from bot.render.layout.board_geometry import mark_size
+from bot.render.layout.board_layout import board_layout, layout_board
+from bot.render.words.captions import board_text
+from bot.render.words.ends import EndName, end_names
 from bot.storage.models import BoardMessage, GroupDelivery, Match, Seat
 from bot.telegram import callbacks, keyboards, texts
 from bot.telegram.hint_texts import hint_line

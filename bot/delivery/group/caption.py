@@ -7,8 +7,7 @@ import html
 
 from bot.game import takeovers
 from bot.i18n import Translator
-from bot.render import board_text
-from bot.render.history import names_before
+from bot.render import board_text, names_before
 from bot.storage.models import GroupDelivery, Match
 from bot.telegram import texts
 from bot.telegram.note_texts import note_text
