@@ -71,7 +71,7 @@ class HandConverger:
         self.claims = Claims(liveness)
         self.clock = clock
         # What each call shows, drawn and made (on our clock, which tests replace).
-        self.calls = HandCalls(bot, lambda: self.clock())
+        self.calls = HandCalls(bot, lambda: self.clock(), service.settings.webapp_url)
         self._waiting: dict[SeatAt, float] = {}  # since when each seat's next call waits
         self._showing: dict[SeatAt, str] = {}  # what the call each seat waits for would show
 
