@@ -275,6 +275,68 @@ def test_the_word_finder_sees_every_way_of_wording(tmp_path: Path) -> None:
     assert worded(bad) == [1, 2, 3, 4]
 
 
+# The delivery layer's targets, each in a package of its own: what one may import of the
+# others is the protocol and the kit they share (never the other target).
+TARGETS = ("bot.delivery.group", "bot.delivery.hand")
+TARGETS_SHARE = {
+    "bot.delivery.claims",
+    "bot.delivery.backoff",
+    "bot.delivery.drawing",
+    "bot.delivery.liveness",
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in SOURCES if within(module_name(p), TARGETS)],
+    ids=ids([p for p in SOURCES if within(module_name(p), TARGETS)]),
+)
+def test_a_delivery_target_imports_no_other(path: Path) -> None:
+    module = module_name(path)
+    own = next(target for target in TARGETS if within(module, (target,)))
+    strays = [
+        f"{line}: {imported_}"
+        for line, imported_ in ours(path)
+        if within(imported_, ("bot.delivery",))
+        and not within(imported_, (own,))
+        and imported_ not in TARGETS_SHARE
+    ]
+    assert strays == [], f"{module} reaches into another target or the scheduler: {strays}"
+
+
+# Keys are named in bot.storage only: the process wiring builds `Keys` with its prefix,
+# and nothing else imports the key builder; the delivery layer asks its records' owner
+# (bot.storage.delivery_records) for a record, never for a key.
+KEY_BUILDER = "bot.storage.keys"
+KEYS_BUILT_BY = {"bot.app"}
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
+def test_only_storage_names_keys(path: Path) -> None:
+    module = module_name(path)
+    if within(module, ("bot.storage",)):
+        return
+    imports = [line for line, found in imported(path) if found == KEY_BUILDER]
+    if module not in KEYS_BUILT_BY:
+        assert imports == [], f"{module} imports the key builder (line {imports})"
+    if within(module, ("bot.delivery",)):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        reached = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr == "keys"
+        ]
+        assert reached == [], f"{module} reaches for keys (lines {reached})"
+
+
+def test_the_key_checks_see_a_key_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from bot.storage.keys import Keys\nkey = store.keys.hand(1, None, 0)\n")
+    assert [module for _, module in imported(bad)] == [KEY_BUILDER]
+    attributes = [n for n in ast.walk(ast.parse(bad.read_text())) if isinstance(n, ast.Attribute)]
+    assert "keys" in [node.attr for node in attributes]
+
+
 def test_no_module_imports_itself_round_about() -> None:
     graph = {
         module_name(path): {

@@ -45,7 +45,11 @@ from bot.render.words.naming import (
     signed,
     variant_title,
 )
-from bot.render.words.round_end import round_end_points, round_end_words
+from bot.render.words.round_end import (
+    points_name_who_went_out,
+    round_end_points,
+    round_end_words,
+)
 from bot.render.words.takeover_words import Takeover
 
 __all__ = [
@@ -79,6 +83,7 @@ __all__ = [
     "names_before",
     "names_or_own",
     "play_words",
+    "points_name_who_went_out",
     "recent_actions",
     "render_board",
     "render_final",

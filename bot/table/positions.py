@@ -31,6 +31,7 @@ def board_positions(view: SeatView) -> dict[str, Any]:
         }
         for box in layout.boxes
     ]
+    values = dict(view.table.ends)
     marks = []
     for mark in layout.marks:
         name = names_or_own(names, mark.end)
@@ -44,6 +45,7 @@ def board_positions(view: SeatView) -> dict[str, Any]:
                 "ink": _hex(name.ink),
                 "arrow": name.direction.name,  # the way the next tile there is drawn
                 "name": name.text,
+                "value": values.get(mark.end),  # the pips a tile laid there must match
             }
         )
     return {

@@ -204,7 +204,7 @@ def test_every_arrow_points_to_free_felt() -> None:
 def test_a_past_move_is_named_as_its_buttons_named_the_end_just_before_it() -> None:
     """The group's «since the last picture» list and the caption's last move call the end
     a tile went to what the buttons called it when the move was made."""
-    from bot.delivery.board_caption import board_caption
+    from bot.delivery.group.caption import board_caption
 
     compared = listed = 0
     labels: list[dict[End, str]] = []  # before each move of the round: end -> its button

@@ -11,8 +11,8 @@ is sent anew. The caption of the hand to act says the time left; once a turn (a
 third of its time left, or hours into a game without a clock) a short reminder
 replies to it, and it is deleted once that turn is over.
 
-A pass plans, claims and records here; the calls themselves are `hand_calls`, what
-an answer changes in the seat's record `hand_results`.
+A pass plans, claims and records here; the calls themselves are `calls`, what
+an answer changes in the seat's record `results`.
 """
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ import logging
 from collections.abc import Callable
 
 from bot import metrics
-from bot.delivery.backoff import BACKOFF
-from bot.delivery.hand_calls import HandCalls
-from bot.delivery.hand_results import apply_result
-from bot.delivery.liveness import Liveness
-from bot.delivery.plan import (
+from bot.delivery.claims import Claims, retry_at
+from bot.delivery.hand.calls import HandCalls
+from bot.delivery.hand.plan import (
     TIDY_CALLS,
     HandCall,
     HandStep,
@@ -36,14 +34,16 @@ from bot.delivery.plan import (
     reminder_due,
     table_holds_hand,
 )
+from bot.delivery.hand.results import apply_result
+from bot.delivery.liveness import Liveness
 from bot.game.clock import reminder_at
 from bot.game.records import Current
 from bot.game.service import GameService
 from bot.logs import event
-from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
+from bot.storage.delivery_records import DeliveryRecord, DeliveryRecords
+from bot.storage.models import GroupDelivery, HandDelivery, Match
 from bot.storage.presence import Presence
-from bot.storage.records import GameRecords, commit
-from bot.storage.stored import LOST, Stored
+from bot.storage.stored import Stored
 from bot.telegram import api, endings
 from bot.telegram.api import Outcome, Result
 from engine import Game
@@ -51,6 +51,7 @@ from engine import Game
 log = logging.getLogger(__name__)
 
 CALLS_PER_PASS = 8
+SeatAt = tuple[int, int | None, int]  # a seat's chat, topic and index
 REMINDER_TOO_LATE = 5.0  # seconds before the deadline after which no reminder is sent
 
 
@@ -64,15 +65,16 @@ class HandConverger:
         presence: Presence | None = None,
     ) -> None:
         self.service = service
-        self.games: GameRecords = service.store.games
+        self.records: DeliveryRecords = service.store.deliveries
         # Who has the live table open (None: no table is served, nobody has).
         self.presence = presence
         self.liveness = liveness
+        self.claims = Claims(liveness)
         self.clock = clock
         # What each call shows, drawn and made (on our clock, which tests replace).
-        self.calls = HandCalls(bot, lambda: self.clock())
-        self._waiting: dict[str, float] = {}  # since when each seat's next call waits
-        self._showing: dict[str, str] = {}  # what the call each seat waits for would show
+        self.calls = HandCalls(bot, lambda: self.clock(), service.settings.webapp_url)
+        self._waiting: dict[SeatAt, float] = {}  # since when each seat's next call waits
+        self._showing: dict[SeatAt, str] = {}  # what the call each seat waits for would show
 
     async def run(
         self,
@@ -86,13 +88,14 @@ class HandConverger:
         `abandon` is set when the match changes meanwhile: a call still waiting for the
         budget (the hand of a turn that is over, say) is given up and planned afresh.
         """
-        key = self.games.keys.hand(chat_id, thread_id, seat)
+        record = self.records.hand(chat_id, thread_id, seat)
+        key = (chat_id, thread_id, seat)
         for _ in range(CALLS_PER_PASS):
             if abandon is not None:
                 # For the changes after this read only (an earlier one, left set, would give
                 # up every call of the pass at once, each claimed and released for nothing).
                 abandon.clear()
-            stored_match, stored = await self.games.read_hand(chat_id, thread_id, seat)
+            stored_match, stored = await self.records.read_hand(chat_id, thread_id, seat)
             match = stored_match.value
             if match is None or seat >= len(match.seats):
                 return None
@@ -147,7 +150,7 @@ class HandConverger:
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0
-            claimed = await self._claim(key, stored, shown, step, now)
+            claimed = await self.claims.claim(record, stored, shown, step.call.value, now)
             if claimed is None:
                 continue
             since = self._waiting.setdefault(key, now)
@@ -165,7 +168,7 @@ class HandConverger:
                 self._waiting.pop(key, None)
             version = -1 if game is None else game.version
             retry, recorded = await self._record(
-                key, claimed, match, seat, step, want, result, version
+                record, claimed, match, seat, step, want, result, version
             )
             if retry is not None:
                 return retry
@@ -188,7 +191,7 @@ class HandConverger:
     def waiting(self, chat_id: int, thread_id: int | None, seat: int) -> str | None:
         """What the seat's call under way would show (None: no call under way; "" for
         taking an old message's buttons off, which never goes stale)."""
-        shows = self._showing.get(self.games.keys.hand(chat_id, thread_id, seat))
+        shows = self._showing.get((chat_id, thread_id, seat))
         return None if shows == "" else shows
 
     async def shows(
@@ -196,7 +199,7 @@ class HandConverger:
     ) -> bool:
         """Whether `message_id` is the seat's hand message of this game: the one its record
         names, or one sent after a send that got no answer (it may be a copy of ours)."""
-        _, stored = await self.games.read_hand(chat_id, thread_id, seat)
+        _, stored = await self.records.read_hand(chat_id, thread_id, seat)
         shown = stored.value
         if shown is None or shown.game_id != game_id:
             return False
@@ -210,7 +213,6 @@ class HandConverger:
         """A press came from an older hand message of this seat that still shows buttons
         (a copy of an unanswered send, say): it is noted to be deleted. False if it is the
         seat's current message (that one is brought up to date anyway)."""
-        key = self.games.keys.hand(chat_id, thread_id, seat)
         noted = False
 
         def apply(shown: HandDelivery | None) -> HandDelivery | None:
@@ -224,7 +226,7 @@ class HandConverger:
             noted = True
             return shown
 
-        await self.games.change(key, HandDelivery, apply)
+        await self.records.hand(chat_id, thread_id, seat).change(apply)
         return noted
 
     async def _rating_change(self, match: Match, game: Game | None, user_id: int) -> int | None:
@@ -234,30 +236,13 @@ class HandConverger:
 
     async def _group_record(self, match: Match) -> GroupDelivery | None:
         """What the group's messages of this match show (None: nothing of it yet)."""
-        _, stored = await self.games.read_group(match.chat_id, match.thread_id)
+        _, stored = await self.records.read_group(match.chat_id, match.thread_id)
         shown = stored.value
         return None if shown is None or shown.game_id != match.id else shown
 
-    async def _claim(
-        self,
-        key: str,
-        stored: Stored[HandDelivery],
-        shown: HandDelivery,
-        step: HandStep,
-        now: float,
-    ) -> Stored[HandDelivery] | None:
-        await self.liveness.beat()
-        claimed = shown.model_copy(deep=True)
-        claimed.rev += 1
-        claimed.claim = Claim(key=step.call.value, by=self.liveness.process_id, since=now)
-        written = await self.games.write(key, stored, claimed)
-        if written is LOST:
-            return None
-        return Stored(claimed, written)
-
     async def _record(
         self,
-        key: str,
+        record: DeliveryRecord[HandDelivery],
         claimed: Stored[HandDelivery],
         match: Match,
         seat: int,
@@ -268,20 +253,12 @@ class HandConverger:
     ) -> tuple[float | None, HandDelivery | None]:
         """Store what the call did and end our claim: a time to come back if it failed, and
         the record as written."""
-        owner = self.liveness.process_id
         requests = match.seats[seat].hand_requests
 
-        def apply(current: HandDelivery | None) -> HandDelivery | None:
-            shown = current or HandDelivery(game_id=match.id)
-            if shown.game_id != match.id:
-                return shown
-            if shown.claim is not None and shown.claim.by == owner:
-                shown.claim = None
-            shown.rev += 1
+        def apply(shown: HandDelivery) -> None:
             apply_result(shown, step, want, requests, result)
-            return shown
 
-        recorded = await commit(self.games, key, claimed, HandDelivery, apply)
+        recorded = await self.claims.record(record, claimed, match.id, apply)
         now = self.clock()
         outcome = result.outcome
         metrics.note_retry(outcome.value)
@@ -299,10 +276,9 @@ class HandConverger:
                 v=version,
                 call=step.call.value,
             )
-        if outcome is Outcome.RETRY:
-            return now + max(result.retry_after, 0.1), recorded
-        if outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
-            return now + BACKOFF.after(recorded.failures if recorded is not None else 1), recorded
+        retry = retry_at(result, recorded.failures if recorded is not None else 1, now)
+        if retry is not None:
+            return retry, recorded
         if outcome is Outcome.FORBIDDEN:
             await self.service.player_blocked(match.chat_id, match.thread_id, match.id, seat)
             return None, recorded

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.delivery.plan import TIDY_CALLS, HandCall, HandStep, HandWant
+from bot.delivery.hand.plan import TIDY_CALLS, HandCall, HandStep, HandWant
 from bot.storage.models import HandDelivery
 from bot.telegram.api import Outcome, Result
 

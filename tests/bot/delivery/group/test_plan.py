@@ -1,5 +1,4 @@
-"""bot/delivery/plan.py: what the group still misses, how group calls are paced, and what a
-hand message should show next."""
+"""bot/delivery/group/plan.py: what the group still misses, and how group calls are paced."""
 
 from __future__ import annotations
 
@@ -7,9 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.delivery.group import earlier_final
-from bot.delivery.group_results import apply_result
-from bot.delivery.plan import (
+from bot.delivery.group.converger import earlier_final
+from bot.delivery.group.plan import (
     ANSWER_CALLS,
     ANSWER_ROOM,
     BOARD_BUCKET,
@@ -20,52 +18,24 @@ from bot.delivery.plan import (
     ChatMinute,
     GroupCall,
     GroupStep,
-    HandCall,
-    HandStep,
     board_room_at,
     board_turn,
     group_step,
-    hand_step,
-    hand_want,
     next_group_call,
     shares_turns,
     turn_stagger,
-    turn_start,
 )
-from bot.game import computer
-from bot.storage.models import BoardMessage, GroupDelivery, HandDelivery, Match, Seat
+from bot.delivery.group.results import apply_result
+from bot.storage.models import BoardMessage, GroupDelivery, Match
 from bot.telegram.api import Outcome, Result
 from bot.telegram.call_priority import Priority, group_limit
-from engine import DRAW, Game, pack, unpack
-from tests.bot.conftest import position
+from engine import Game, unpack
+from tests.bot.delivery.matches import a_match, played_until
 
 EPSILON = 1e-6
 OK = Result(Outcome.OK)
 BOARD = GroupStep(GroupCall.EDIT_BOARD, "edit:1")
 LOBBY = GroupStep(GroupCall.EDIT_LOBBY, "lobby:1")
-
-
-def a_match(engine_game: Game | None = None, **fields: object) -> Match:
-    seats = [Seat(name=name, user_id=10 + i) for i, name in enumerate(["A", "B", "C", "D"])]
-    players = len(engine_game.players) if engine_game else 2
-    fields.setdefault("chat_id", -100)
-    return Match(
-        id="abcdefgh",
-        creator_id=10,
-        seats=seats[:players],
-        engine=None if engine_game is None else pack(engine_game),
-        **fields,  # type: ignore[arg-type]
-    )
-
-
-def played_until(game: Game, done: object) -> Game:
-    """Computers play `game` (a copy) until `done(game)`."""
-    game = game.copy()
-    turn = 0
-    while not done(game):  # type: ignore[operator]
-        computer.turn_moves(game, "easy", turn, 0.01)
-        turn += 1
-    return game
 
 
 def step(match: Match, shown: GroupDelivery) -> GroupStep | None:
@@ -358,134 +328,3 @@ def test_pacing_never_exceeds_the_limits(
         for j in range(i + 1, len(paced)):
             span = paced[j] - paced[i]
             assert j - i + 1 <= BOARD_BUCKET + span / interval + EPSILON
-
-
-# -- hands -----------------------------------------------------------------------------
-
-
-def test_only_the_seat_to_act_has_a_live_hand_and_a_new_turn_is_a_new_message() -> None:
-    engine_game = position(
-        "fives", ["A", "B"], ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"]
-    )
-    match = a_match(engine_game, status="playing")
-    andrey, irina = hand_want(match, engine_game, 0), hand_want(match, engine_game, 1)
-    assert andrey is not None and andrey.live and andrey.turn == "1:0"
-    assert irina is not None and not irina.live
-    assert irina.shows == "P:playing:1:h:5:2 4:2 4:1 3:2 3:1 2:0"
-    shown = HandDelivery(message_id=7, shows=irina.shows)
-    assert hand_step(irina, shown, 0) is None  # up to date
-    engine_game.push(engine_game.parse_move("6:5"))
-    irina = hand_want(match, engine_game, 1)
-    assert irina is not None and irina.live
-    assert hand_step(irina, shown, 0) == HandStep(HandCall.SEND)  # her turn: she is notified
-    shown.shows, shown.live = irina.shows, True
-    assert hand_step(irina, shown, 0) is None
-    assert hand_step(irina, shown, 1) == HandStep(HandCall.SEND)  # "My tiles" pressed
-    match.status = "cancelled"
-    stopped = hand_want(match, engine_game, 1)
-    assert stopped is not None and not stopped.live
-    assert hand_step(stopped, shown, 0) == HandStep(HandCall.EDIT, 7)  # the buttons go
-
-
-def test_drawing_keeps_the_turn_and_its_message() -> None:
-    game = played_until(
-        Game.new("fives", ["A", "B"], seed=1), lambda g: g.over or DRAW in g.legal_moves()
-    )
-    assert not game.over, "no draw in this seed"
-    game.push(DRAW)
-    assert game.turn is not None
-    seat = game.round.turn
-    start = turn_start(game)
-    assert all(m.text == "draw" and m.seat == seat for m in game.round.moves[start:])
-    match = a_match(game, status="playing")
-    want = hand_want(match, game, seat)
-    assert want is not None and want.turn == f"{game.round.number}:{start}"
-    earlier = HandDelivery(message_id=3, shows=f"A:{want.turn}:{game.version - 1}", live=True)
-    assert hand_step(want, earlier, 0) == HandStep(HandCall.EDIT, 3)  # same turn, same message
-
-
-def test_stale_messages_lose_their_buttons_first_and_a_doubtful_send_is_sent_again() -> None:
-    engine_game = Game.new("fives", ["A", "B"], seed=3)
-    match = a_match(engine_game, status="playing")
-    want = hand_want(match, engine_game, engine_game.round.turn)
-    assert want is not None
-    shown = HandDelivery(message_id=8, shows=want.shows, live=True, stale=[5, 6])
-    assert hand_step(want, shown, 0) == HandStep(HandCall.STRIP, 5)
-    shown.stale = []
-    assert hand_step(want, shown, 0) is None
-    shown.uncertain_after = 8  # a later send got no answer: only a new one tells what landed
-    assert hand_step(want, shown, 0) == HandStep(HandCall.SEND)
-    shown.uncertain_after, shown.closed = None, True  # he blocked the bot
-    assert hand_step(want, shown, 5) is None
-
-
-def test_a_computer_seat_gets_no_hand_it_never_had() -> None:
-    engine_game = Game.new("fives", ["A", "B"], seed=3)
-    match = a_match(engine_game, status="playing")
-    match.seats[1].computer = True
-    want = hand_want(match, engine_game, 1)
-    assert want is not None and not want.live
-    assert hand_step(want, HandDelivery(), 0) is None
-    assert hand_step(want, HandDelivery(message_id=4, shows="P:old"), 0) == HandStep(
-        HandCall.EDIT, 4
-    )
-
-
-def test_earlier_messages_and_a_past_turns_reminder_go_after_what_must_be_shown() -> None:
-    engine_game = position(
-        "fives", ["A", "B"], ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"]
-    )
-    match = a_match(engine_game, status="playing")
-    andrey = hand_want(match, engine_game, 0)
-    assert andrey is not None and andrey.live
-    # His turn, with its reminder sent; an earlier hand message waits to be deleted.
-    shown = HandDelivery(
-        message_id=9, shows=andrey.shows, live=True, old=[4], reminded=andrey.turn, reminder_id=10
-    )
-    assert hand_step(andrey, shown, 0) == HandStep(HandCall.DELETE, 4)  # the reminder stays
-    shown.old = []
-    assert hand_step(andrey, shown, 0) is None
-    # He plays: first his hand shows it (the buttons go), then the reminder of that turn goes.
-    engine_game.push(engine_game.parse_move("6:5"))
-    andrey = hand_want(match, engine_game, 0)
-    assert andrey is not None and not andrey.live
-    assert hand_step(andrey, shown, 0) == HandStep(HandCall.EDIT, 9)
-    shown.shows, shown.live = andrey.shows, False
-    assert hand_step(andrey, shown, 0) == HandStep(HandCall.UNREMIND, 10)
-    shown.reminder_id = None
-    assert hand_step(andrey, shown, 0) is None
-    # A new message for a new turn comes before any deleting.
-    engine_game.push(engine_game.parse_move(str(engine_game.legal_moves()[0])))
-    andrey = hand_want(match, engine_game, 0)
-    assert andrey is not None and andrey.live
-    shown.old = [3]
-    assert hand_step(andrey, shown, 0) == HandStep(HandCall.SEND)
-
-
-def test_a_lobby_that_closed_tells_each_seated_person_once_and_practice_not() -> None:
-    match = a_match(None, status="cancelled", ended="idle")
-    want = hand_want(match, None, 1)
-    assert want is not None and want.text and not want.live
-    assert hand_step(want, HandDelivery(), 0) == HandStep(HandCall.SEND)
-    assert hand_step(want, HandDelivery(message_id=5, shows=want.shows), 0) is None
-    assert hand_step(want, HandDelivery(message_id=5, shows=want.shows), 2) is None  # no copies
-    match.seats[1].user_id = None  # a computer: nobody to tell
-    assert hand_want(match, None, 1) is None
-    assert hand_want(a_match(None, status="lobby"), None, 0) is None  # still open: nothing
-    practice = a_match(None, status="cancelled", ended="stopped", chat_id=10)
-    assert hand_want(practice, None, 0) is None  # its own chat shows the cancelled lobby
-
-
-def test_a_finished_games_result_is_a_new_text_and_the_hand_picture_goes() -> None:
-    over = played_until(Game.new("fives", ["A", "B"], seed=3), lambda g: g.over)
-    match = a_match(over, status="over")
-    want = hand_want(match, over, 0, final_message_id=77)
-    assert want is not None and want.text and not want.live
-    # His hand picture (a photo cannot become a text): a new message, then the photo goes.
-    shown = HandDelivery(message_id=9, shows="P:playing:5:h:6:6")
-    assert hand_step(want, shown, 0) == HandStep(HandCall.SEND)
-    shown = HandDelivery(message_id=12, shows=want.shows, old=[9])
-    assert hand_step(want, shown, 0) == HandStep(HandCall.DELETE, 9)
-    shown.old = []
-    assert hand_step(want, shown, 0) is None
-    assert hand_step(want, shown, 3) is None  # «My tiles» asks for no copies of it

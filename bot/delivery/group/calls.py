@@ -6,9 +6,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from bot.delivery.board_caption import board_caption, with_line
 from bot.delivery.drawing import draw
-from bot.delivery.plan import GroupCall, GroupStep
+from bot.delivery.group.caption import board_caption, with_line
+from bot.delivery.group.plan import GroupCall, GroupStep
 from bot.game import forfeits, ratings, scores, takeovers
 from bot.game.records import Current
 from bot.game.service import GameService
@@ -51,7 +51,13 @@ class GroupCalls:
                 match.chat_id,
                 await self._lobby_text(match, tr),
                 thread_id=match.thread_id,
-                markup=keyboards.lobby(match, tr, self.bot.username),
+                markup=keyboards.with_table(
+                    keyboards.lobby(match, tr, self.bot.username),
+                    match,
+                    tr,
+                    self.settings.webapp_url,
+                    self.bot.username,
+                ),
                 priority=ticket,
                 patient=False,
             )
@@ -62,7 +68,13 @@ class GroupCalls:
                 match.chat_id,
                 shown.lobby_message_id,
                 await self._lobby_text(match, tr),
-                markup=keyboards.lobby(match, tr, self.bot.username),
+                markup=keyboards.with_table(
+                    keyboards.lobby(match, tr, self.bot.username),
+                    match,
+                    tr,
+                    self.settings.webapp_url,
+                    self.bot.username,
+                ),
                 priority=ticket,
             )
         if step.call is GroupCall.CLOSE_LOBBY:
@@ -182,6 +194,9 @@ class GroupCalls:
         caption = board_caption(match, game, view, tr, shown, number, finishing, clock)
         picture = await draw(render_board, view, tr, "", takeovers.taken_seats(match))
         markup = None if finishing else keyboards.board(match, tr)
+        markup = keyboards.with_table(
+            markup, match, tr, self.settings.webapp_url, self.bot.username
+        )
         if step.call is GroupCall.NEW_BOARD:
             return await api.send_photo(
                 self.bot,

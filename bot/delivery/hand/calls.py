@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable
 
 from bot.delivery.drawing import draw
-from bot.delivery.plan import TIDY_CALLS, HandCall, HandStep, HandWant
+from bot.delivery.hand.plan import TIDY_CALLS, HandCall, HandStep, HandWant
 from bot.i18n import Translator, translator
 from bot.render import render_hand
 from bot.storage.models import Match
@@ -21,9 +21,10 @@ from engine import Game, Table, view_for
 class HandCalls:
     """Makes the hand call a pass of `HandConverger` has claimed."""
 
-    def __init__(self, bot: api.Bot, clock: Callable[[], float]) -> None:
+    def __init__(self, bot: api.Bot, clock: Callable[[], float], webapp_url: str = "") -> None:
         self.bot = bot
         self.clock = clock
+        self.webapp_url = webapp_url  # the live table's, for its button (empty: none)
 
     async def perform(
         self,
@@ -77,6 +78,7 @@ class HandCalls:
             )
         picture = await draw(render_hand, view, tr)
         markup = keyboards.hand(match, view, tr) if want.live else None
+        markup = keyboards.table_in_private(markup, match.id, tr, self.webapp_url)
         # A hand that waits is what the player's own move leaves him with, as soon as it is
         # made: as urgent as the hand of a player who must act (and in line by age).
         priority = Ticket(Priority.HAND, since, abandon)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.delivery.plan import GroupCall, GroupStep
+from bot.delivery.group.plan import GroupCall, GroupStep
 from bot.storage.models import GroupDelivery, Match
 from bot.telegram.api import Outcome, Result
 from engine import Game

@@ -2,8 +2,8 @@
 
 One pass makes the calls the pace allows, one at a time: plan the next call, claim
 it in the group's delivery record (so no other process makes it too), draw what it
-shows and make it within the call budget (`group_calls`), record what Telegram
-confirmed (`group_results`). It returns when the next call may go, or None when the
+shows and make it within the call budget (`calls`), record what Telegram
+confirmed (`results`). It returns when the next call may go, or None when the
 group shows what it should.
 """
 
@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from bot import metrics
-from bot.delivery.backoff import BACKOFF
-from bot.delivery.group_calls import GroupCalls
-from bot.delivery.group_results import apply_result
-from bot.delivery.liveness import Liveness
-from bot.delivery.plan import (
+from bot.delivery.claims import Claims, retry_at
+from bot.delivery.group.calls import GroupCalls
+from bot.delivery.group.plan import (
     ANSWER_CALLS,
     BOARD_BUCKET,
     BOARD_CALLS,
@@ -33,16 +32,18 @@ from bot.delivery.plan import (
     table_paces,
     turn_stagger,
 )
+from bot.delivery.group.results import apply_result
+from bot.delivery.liveness import Liveness
 from bot.game.records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.settings import Settings
+from bot.storage.delivery_records import DeliveryRecord
 from bot.storage.errors import BrokenGameError
-from bot.storage.models import BoardMessage, Claim, GroupDelivery, Match
+from bot.storage.models import BoardMessage, GroupDelivery, Match
 from bot.storage.presence import Presence
-from bot.storage.records import commit
 from bot.storage.store import Store
-from bot.storage.stored import LOST, Stored
+from bot.storage.stored import Stored
 from bot.telegram import api
 from bot.telegram.api import Outcome, Result
 from bot.telegram.call_priority import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
@@ -53,6 +54,19 @@ log = logging.getLogger(__name__)
 CALLS_PER_PASS = 6
 PRACTICE_INTERVAL = 1.5  # seconds between a practice game's board edits, at most
 PRACTICE_PER_MINUTE = 40  # its chat's calls a minute (hands share it)
+
+
+def _note_call(claimed: GroupDelivery, step: GroupStep, now: float) -> None:
+    """A claimed call counts in the group's minute (and a board's in its pace) from now."""
+    claimed.calls = [t for t in claimed.calls if now - t < 60]
+    if step.call not in ANSWER_CALLS:
+        # The lobby asked for is counted as an answer (`ChatMinute.answers`): our calls
+        # are the routine ones, so that the board's pace does not count it twice.
+        claimed.calls.append(now)
+    if step.call in BOARD_CALLS:
+        claimed.paced = [t for t in claimed.paced if now - t < 60] + [now]
+    if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
+        claimed.board = BoardMessage(round_number=step.round_number)
 
 
 def earlier_final(shown: GroupDelivery | None) -> int | None:
@@ -78,6 +92,7 @@ class GroupConverger:
         # Who has the live table open (None: no table is served, nobody has).
         self.presence = presence
         self.liveness = liveness
+        self.claims = Claims(liveness)
         self.clock = clock
         # What each call shows, drawn and made (on our clock, which tests replace).
         self.calls = GroupCalls(bot, self.store, self.service, settings, lambda: self.clock())
@@ -93,9 +108,9 @@ class GroupConverger:
         (A board waiting for the budget is not given up when more moves come: it goes
         as drawn, the next one shows the rest.)
         """
-        key = self.store.keys.group(chat_id, thread_id)
+        record = self.store.deliveries.group(chat_id, thread_id)
         for _ in range(CALLS_PER_PASS):
-            stored_match, stored = await self.store.games.read_group(chat_id, thread_id)
+            stored_match, stored = await self.store.deliveries.read_group(chat_id, thread_id)
             match = stored_match.value
             if match is None:
                 return None
@@ -144,13 +159,15 @@ class GroupConverger:
                 wait = await self.store.budget.take_board_turn(chat_id, now, turn, BOARD_BUCKET)
                 if wait > 0:
                     return now + wait + turn_stagger(shown.paced, now, turn)
-            claimed = await self._claim(key, stored, shown, step, now)
+            claimed = await self.claims.claim(
+                record, stored, shown, step.key, now, partial(_note_call, step=step, now=now)
+            )
             if claimed is None:
                 continue  # someone else changed the record: plan again
             assert claimed.value is not None
             ticket = Ticket(priority, now, ahead=step.call in FIRST_CALLS)
             result = await self.calls.perform(Current(match, game), claimed.value, step, ticket)
-            retry, recorded = await self._record(key, claimed, match, game, step, result)
+            retry, recorded = await self._record(record, claimed, match, game, step, result)
             if retry is not None:
                 return retry
             if recorded is not None and group_step(match, game, recorded) is None:
@@ -192,35 +209,9 @@ class GroupConverger:
             return min(interval, PRACTICE_INTERVAL), max(per_minute, PRACTICE_PER_MINUTE)
         return interval, group_limit(priority, per_minute)
 
-    async def _claim(
-        self,
-        key: str,
-        stored: Stored[GroupDelivery],
-        shown: GroupDelivery,
-        step: GroupStep,
-        now: float,
-    ) -> Stored[GroupDelivery] | None:
-        await self.liveness.beat()  # our claim must not look abandoned to others
-        claimed = shown.model_copy(deep=True)
-        claimed.rev += 1
-        claimed.claim = Claim(key=step.key, by=self.liveness.process_id, since=now)
-        claimed.calls = [t for t in claimed.calls if now - t < 60]
-        if step.call not in ANSWER_CALLS:
-            # The lobby asked for is counted as an answer (`ChatMinute.answers`): our calls
-            # are the routine ones, so that the board's pace does not count it twice.
-            claimed.calls.append(now)
-        if step.call in BOARD_CALLS:
-            claimed.paced = [t for t in claimed.paced if now - t < 60] + [now]
-        if step.call is GroupCall.NEW_BOARD and step.round_number != claimed.board.round_number:
-            claimed.board = BoardMessage(round_number=step.round_number)
-        written = await self.store.games.write(key, stored, claimed)
-        if written is LOST:
-            return None
-        return Stored(claimed, written)
-
     async def _record(
         self,
-        key: str,
+        record: DeliveryRecord[GroupDelivery],
         claimed: Stored[GroupDelivery],
         match: Match,
         game: Game | None,
@@ -229,17 +220,10 @@ class GroupConverger:
     ) -> tuple[float | None, GroupDelivery | None]:
         """Store what the call did and end our claim: a time to come back if it failed, and
         the record as written."""
-        owner = self.liveness.process_id
         now = self.clock()
         actions = len(game.rounds[step.round_number - 1].moves) if game and step.round_number else 0
 
-        def apply(current: GroupDelivery | None) -> GroupDelivery | None:
-            shown = current or GroupDelivery(game_id=match.id)
-            if shown.game_id != match.id:
-                return shown  # a new match took over the chat meanwhile
-            if shown.claim is not None and shown.claim.by == owner:
-                shown.claim = None
-            shown.rev += 1
+        def apply(shown: GroupDelivery) -> None:
             outcome = result.outcome
             if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
                 if outcome is Outcome.RETRY and step.call not in ANSWER_CALLS:
@@ -247,12 +231,11 @@ class GroupConverger:
                     if step.call in BOARD_CALLS:
                         shown.paced = shown.paced[:-1]
                 shown.failures += 1
-                return shown
+                return
             shown.failures = 0
             apply_result(shown, match, game, step, result, actions)
-            return shown
 
-        recorded = await commit(self.store.games, key, claimed, GroupDelivery, apply)
+        recorded = await self.claims.record(record, claimed, match.id, apply)
         failures = recorded.failures if recorded is not None else 1
         metrics.note_retry(result.outcome.value)
         if result.ok:
@@ -266,10 +249,9 @@ class GroupConverger:
                 v=-1 if game is None else game.version,
                 round=step.round_number,
             )
-        if result.outcome is Outcome.RETRY:
-            return now + max(result.retry_after, 0.1), recorded
-        if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
-            return now + BACKOFF.after(max(failures, 1)), recorded
+        retry = retry_at(result, max(failures, 1), now)
+        if retry is not None:
+            return retry, recorded
         # The hands' next call may wait for this one: the last hand links to the final
         # table, and a practice game's hand comes below its round's board.
         posted = step.call is GroupCall.FINAL or (
@@ -308,8 +290,6 @@ class GroupConverger:
                 shown.rev += 1
                 return shown
 
-            await self.store.games.change(
-                self.store.keys.group(chat_id, thread_id), GroupDelivery, apply
-            )
+            await self.store.deliveries.group(chat_id, thread_id).change(apply)
             threads.append(thread_id)
         return threads
