@@ -949,17 +949,18 @@ def table_results(
     }
 
 
-def private_refused(api: FakeBotApi, groups: set[int], since: float) -> list[str]:
-    """The private calls Telegram refused since `since` (epoch s), each as its method and
-    the start of its words, most frequent first (at most five kinds)."""
-    found: collections.Counter[str] = collections.Counter()
+def private_refused(api: FakeBotApi, groups: set[int], since: float) -> dict[str, Any]:
+    """The private calls Telegram refused since `since` (epoch s): how many of each method,
+    and the first line of the first one's words (its group's name and round in it)."""
+    found: dict[str, Any] = {}
     for call in api.calls(None, None):
         if call.ok or call.chat_id in groups or call.time < since:
             continue
         params = call.params if isinstance(call.params, dict) else {}
         words = str(params.get("caption") or params.get("text") or "").split("\n")[0][:60]
-        found[f"{call.method}: {words}"] += 1
-    return [f"{n}x {what}" for what, n in found.most_common(5)]
+        count, example = found.get(call.method, (0, words))
+        found[call.method] = (count + 1, example)
+    return {method: {"count": n, "example": example} for method, (n, example) in found.items()}
 
 
 def raise_open_files() -> None:
