@@ -780,11 +780,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         group_before = sum(api.count_calls(FLOOD_METHODS, group) for group in driver.groups)
         over_before = api.over_limit_calls()
         start_epoch, start = time.time(), time.monotonic()
+        bench_cpu = time.process_time()  # this process: the fake Bot API, people, tables
         askers = [asyncio.create_task(driver.ask(forum)) for forum in driver.forums.values()]
         askers += [asyncio.create_task(driver.open_later(table)) for table in later]
         askers += [asyncio.create_task(driver.restart(forum)) for forum in driver.forums.values()]
         await asyncio.sleep(args.seconds)
         end_epoch, elapsed = time.time(), time.monotonic() - start
+        bench_cpu = time.process_time() - bench_cpu
         driver.stopping = True  # no more commands: the last ones' answers still count
         counter.counting = False
         by_command = {
@@ -896,6 +898,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "board_gap_max_s": found["board_gap_max_s"],
         "starvation_ratio": found["starvation_ratio"],
         "cpu_ms_per_move": round(1000 * cpu / moves, 2),
+        "bench_cpu_share": round(bench_cpu / elapsed, 2),  # of a core, beside the bots
         "redis_cmds_per_move": round(commands / moves, 2),
         "redis_server_cmds_per_move": round(server_commands / moves, 2),
         "redis_bytes_per_game": round(statistics.mean(sizes)) if sizes else 0,

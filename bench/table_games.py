@@ -72,6 +72,7 @@ class TableGames:
         for index, (user, name) in enumerate(people):
             base = self.bases[(number + index) % len(self.bases)]
             connection = Connection(self.http, base, self.signer, user, name, _ignore)
+            connection.watching = index >= len(table.people)
             if index < len(table.people):
                 player = Player(connection, rng, self.driver._spawn, lambda: self.driver.stopping)
                 connection.on_view = lambda _c, view, p=player: p.view(view)
