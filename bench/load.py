@@ -819,7 +819,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             table_found = {
                 # Private calls Telegram refused (a person who joined at the table and never
                 # opened the private chat cannot be written to): what they were.
-                "private_refused": private_refused(api, driver.groups, start_epoch),
+                "private_refused": private_refused(
+                    api, driver.groups, start_epoch, games.table_open
+                ),
                 "table_connections": games.open_count(),
                 "rss_mb": table_figures.rss_mb(
                     bot.process.pid for bot in bots if bot.process is not None
@@ -946,24 +948,29 @@ def table_results(
         "table_actions": sent,
         "table_actions_done": done,
         "table_refusals": games.refusals(),
-        "table_closed_by_server": games.closed_by_server()[:5],
+        "table_closed_by_server": collections.Counter(games.closed_by_server()),
         "table_errors": games.errors[:5],
         "table_lost": missed + games.unanswered() + len(games.errors),
     }
 
 
-def private_refused(api: FakeBotApi, groups: set[int], since: float) -> dict[str, Any]:
+def private_refused(
+    api: FakeBotApi, groups: set[int], since: float, table_open: Any = None
+) -> dict[str, Any]:
     """The private calls Telegram refused since `since` (epoch s): how many of each method,
-    and the first line of the first one's words (its group's name and round in it)."""
-    found: dict[str, Any] = {}
+    how many of them while the person had a table open (`table_open(user, at)`), and the
+    first line of the first one's words (its group's name and round in it)."""
+    found: dict[str, dict[str, Any]] = {}
     for call in api.calls(None, None):
         if call.ok or call.chat_id in groups or call.time < since:
             continue
         params = call.params if isinstance(call.params, dict) else {}
         words = str(params.get("caption") or params.get("text") or "").split("\n")[0][:60]
-        count, example = found.get(call.method, (0, words))
-        found[call.method] = (count + 1, example)
-    return {method: {"count": n, "example": example} for method, (n, example) in found.items()}
+        kind = found.setdefault(call.method, {"count": 0, "table_open": 0, "example": words})
+        kind["count"] += 1
+        if table_open is not None and call.chat_id is not None:
+            kind["table_open"] += int(table_open(call.chat_id, call.time))
+    return found
 
 
 def raise_open_files() -> None:

@@ -148,6 +148,17 @@ class TableGames:
         connections = self.all_connections()
         return sum(1 for c in connections if c.socket is not None and not c.socket.closed)
 
+    def table_open(self, user_id: int, at: float) -> bool:
+        """Whether `user_id` had a table open at `at` (epoch s)."""
+        return any(
+            seen.opened_at is not None
+            and seen.opened_at <= at
+            and (seen.closed_at is None or at <= seen.closed_at)
+            for c in self.all_connections()
+            if c.user_id == user_id
+            for seen in c.seen
+        )
+
     def watched(self) -> list[Watched]:
         return [
             Watched(seen.game, seen.opened_at, tuple(seen.views))

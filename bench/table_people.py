@@ -166,13 +166,13 @@ class Connection:
     async def close(self) -> None:
         socket, reader = self.socket, self._reader
         self.socket = self._reader = None
+        self._closing = True  # until its reader is done: a close of ours, not the server's
         if socket is not None:
-            self._closing = True
             await socket.close()
-            self._closing = False
         if reader is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
+        self._closing = False
 
 
 @dataclass
