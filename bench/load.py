@@ -49,8 +49,10 @@ lobby up, join, start and play from the table, never pressing a hand's buttons;
 (bench/table_figures.py): `table_update_p50_ms` and `table_update_p99_ms` (from a
 move's commit, the `ts` of the bot's `move` event, to the moment every table open on
 its game has a view with it), `table_views_missed` (counted in `lost_updates` too),
-`table_connections` (open at the end of the window) and `rss_mb` (the bot processes'
-resident memory together, at the end of the window).
+`table_connections` (open at the end of the window), `rss_mb` (the bot processes'
+resident memory together, at the end of the window), `private_refused` (private calls
+Telegram refused: a person who joined at the table never opened the private chat) and
+`bench_cpu_share` (this process's CPU in the window, in cores).
 """
 
 from __future__ import annotations
