@@ -188,6 +188,10 @@ class Player:
     actions: int = 0  # sent
     done: int = 0
 
+    def heard(self, _connection: Connection, view: dict[str, Any]) -> None:
+        """A view his table was pushed."""
+        self.view(view)
+
     def view(self, view: dict[str, Any]) -> None:
         table = view.get("table")
         hand = table.get("hand") if table else None
