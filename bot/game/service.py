@@ -42,7 +42,6 @@ from bot.game.records import Current, MatchRecords
 from bot.game.standings import Standings
 from bot.logs import event
 from bot.render.ends import end_names
-from bot.render.words import computer_name
 from bot.settings import Settings
 from bot.storage.errors import BrokenGameError, GameLostError
 from bot.storage.games import EngineCache
@@ -128,7 +127,7 @@ class GameService(MatchRecords):
         now = self._now()
 
         def rule(match: Match | None, game: Game | None) -> Outcome:
-            return lobby.open_lobby(match, ask, now, self.settings, computer_name)
+            return lobby.open_lobby(match, ask, now, self.settings)
 
         try:
             current, change = await self._change(chat_id, thread_id, rule)
@@ -179,7 +178,7 @@ class GameService(MatchRecords):
         now = self._now()
 
         current, change = await self._change(
-            chat_id, thread_id, lambda m, _: lobby.press(m, ask, now, self.settings, computer_name)
+            chat_id, thread_id, lambda m, _: lobby.press(m, ask, now, self.settings)
         )
         assert current is not None
         if action is LobbyAction.START and change is not None:

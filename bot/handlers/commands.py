@@ -30,6 +30,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.render import board_text
+from bot.render.words import localized_name
 from bot.storage.models import Match
 from bot.telegram import api, clock_texts, command_texts, endings, keyboards, rating_texts, texts
 from engine import VARIANTS, StateError, to_record, unpack, view_for
@@ -384,6 +385,8 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if record is None:
         await reply(update, tr(command_texts.NOTHING_TO_EXPORT))
         return
+    # The record names its computer players in words, as the chat reads them now.
+    record["players"] = [localized_name(tr, name) for name in record["players"]]
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     name = f"domino-{record.get('variant', 'game')}-{stamp}.json"

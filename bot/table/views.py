@@ -66,7 +66,7 @@ def lobby_view(match: Match, user_id: int, tr: Translator, settings: Settings) -
     seats = [
         {
             "number": number,
-            "name": webapp_texts.seat_name(tr, s.name),
+            "name": webapp_texts.seat_name(tr, s.player),
             "computer": s.user_id is None,
             "kind": webapp_texts.seat_kind(tr, s.level) if s.user_id is None else None,
             "you": s.user_id == user_id,
