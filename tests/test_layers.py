@@ -162,8 +162,9 @@ def test_a_layer_imports_only_what_is_below_it(path: Path) -> None:
             assert target in BELOW[layer], f"{where}: {layer} may not import {target}"
 
 
-# The handlers reach what is stored through the game layer (bot.game.memory, the
-# service's standings, bot.game.errors): of storage they know only the records' shapes.
+# The handlers reach what is stored through the game layer (the game service, the small
+# game modules that keep what else they ask for: bot.game.profiles, lobby_calls,
+# repeated_commands; bot.game.errors): of storage they know only the records' shapes.
 HANDLERS_MAY_USE_OF_STORAGE = {"bot.storage.models"}
 
 
@@ -176,6 +177,26 @@ def test_the_handlers_touch_no_storage(path: Path) -> None:
         if layer_of(module) == "storage":
             where = f"{path.relative_to(ROOT)}:{line}: {module}"
             assert module in HANDLERS_MAY_USE_OF_STORAGE, f"{where}: go through bot.game"
+
+
+# Key names (and their TTLs) are storage's own: each kind of record has its owner there,
+# and nothing else builds a key. bot.delivery still names its records' keys until they get
+# their owner in bot.storage (another branch's work, under way): then it leaves this list.
+KEY_NAMERS = ("bot.storage", "bot.delivery")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
+def test_only_storage_names_keys(path: Path) -> None:
+    if within(module_name(path), KEY_NAMERS):
+        return
+    for line, module in imported(path):
+        where = f"{path.relative_to(ROOT)}:{line}"
+        assert module != "bot.storage.keys", f"{where}: ask a storage owner, not for a key"
+    # Nor through a store's own builder (`store.keys.game(...)`).
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            assert node.value.attr != "keys", f"{where}: ask a storage owner, not for a key"
 
 
 def test_the_handlers_deps_hold_no_store() -> None:

@@ -379,6 +379,22 @@ class GameService(MatchRecords):
         with contextlib.suppress(BrokenGameError):
             await self._change(chat_id, thread_id, lambda m, _: chats.name_topic(m, name))
 
+    async def topic_name(self, chat_id: int, thread_id: int) -> str | None:
+        """A forum topic's name, as its last forum_topic_created / _edited said."""
+        return await self.store.prefs.topic_name(chat_id, thread_id)
+
+    async def last_record(self, chat_id: int, thread_id: int | None) -> str | None:
+        """The last finished game there (engine.pack() text), for /export."""
+        return await self.store.games.last_record(chat_id, thread_id)
+
+    async def shown_at(self, match: Match) -> int | None:
+        """The message showing `match` in its chat (its board, else its lobby), if any."""
+        group, _ = await self.store.games.read_delivery(match.chat_id, match.thread_id, 0)
+        shown = group.value
+        if shown is None or shown.game_id != match.id:
+            return None
+        return shown.board.message_id or shown.lobby_message_id
+
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[int | None]:
         """A group became a supergroup: its games and stats follow the new chat id.
 

@@ -53,7 +53,7 @@ async def cmd_start(
     if is_group(chat):  # `/start@bot` there says nothing of whether the bot may write to him
         await repeats.answer(update, context, tr, "help", help_text(tr))
         return
-    await d.memory.mark_started(user.id)  # he wrote to the bot in private: it may write back
+    await d.profiles.opened_chat(user.id)  # he wrote to the bot in private: it may write back
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
@@ -82,7 +82,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     d = deps(context)
     thread_id = thread_of(message)
     seat = None  # a creator the bot can write to takes seat 1 at once
-    if not shown_name(user) and (await d.memory.user(user.id)).started:
+    if not shown_name(user) and (await d.profiles.of(user.id)).started:
         seat = 1
     topic = await _topic_name(context, message, chat.id, thread_id)
     game_id, calls = await notify.prepare(context, chat.id, thread_id, user.id)
@@ -100,7 +100,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         notify.call(context, current.match, calls)
         return  # the lobby itself is posted by the delivery layer
     await notify.not_opened(context, chat.id, thread_id, game_id, calls)
-    pointer = await _shown_at(context, current.match)
+    pointer = await deps(context).service.shown_at(current.match)
     if taken_over:
         text = tr(command_texts.LOBBY_TAKEN_OVER)
     else:
@@ -145,7 +145,7 @@ async def _open_practice(
     if user is None or chat is None:
         return
     d = deps(context)
-    await d.memory.mark_started(user.id)  # he wrote to the bot: it may write to him
+    await d.profiles.opened_chat(user.id)  # he wrote to the bot: it may write to him
     current, created = await d.service.new_game(
         chat.id, None, person(user, 1, tr.lang), variant, ""
     )
@@ -153,16 +153,8 @@ async def _open_practice(
         return
     text = tr(command_texts.PRACTICE_HERE)
     await api.send_text(
-        context.bot, chat.id, text, reply_to=await _shown_at(context, current.match)
+        context.bot, chat.id, text, reply_to=await deps(context).service.shown_at(current.match)
     )
-
-
-async def _shown_at(context: ContextTypes.DEFAULT_TYPE, match: Match) -> int | None:
-    """The message showing the match in its chat (its board, else its lobby), if any."""
-    record = await deps(context).memory.group_shown(match.chat_id, match.thread_id)
-    if record is None or record.game_id != match.id:
-        return None
-    return record.board.message_id or record.lobby_message_id
 
 
 async def _running_here(
@@ -181,7 +173,7 @@ async def _topic_name(
     (every message in a topic answers it, unless it answers another one)."""
     if thread_id is None:
         return ""
-    stored = await deps(context).memory.topic_name(chat_id, thread_id)
+    stored = await deps(context).service.topic_name(chat_id, thread_id)
     if stored:
         return stored
     root = message.reply_to_message
@@ -306,7 +298,7 @@ async def _games_elsewhere(
         return False  # the command says what became of it
     if here is not None and here.match.active:
         return False  # the practice game here is the one meant
-    games = [m for m in await d.memory.games_of(user.id) if m.chat_id != chat.id]
+    games = [m for m in await d.profiles.games_of(user.id) if m.chat_id != chat.id]
     if not games:
         return False
     lines = []
@@ -319,7 +311,7 @@ async def _games_elsewhere(
         view = None
         if game is not None:
             view = forfeits.match_view(view_for(game, seat), match)
-        link = endings.message_link(match.chat_id, match.thread_id, await _shown_at(context, match))
+        link = endings.message_link(match.chat_id, match.thread_id, await d.service.shown_at(match))
         place = endings.place_name(match, tr)
         lines.append(command_texts.game_line(tr, match, view, link, place))
     if not lines:
@@ -366,7 +358,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise Refusal("admin_only")
         await d.service.set_language(chat.id, choice)
     else:
-        await d.memory.set_language(user.id, choice)
+        await d.profiles.choose_language(user.id, choice)
     await reply(update, translator(choice)(command_texts.LANGUAGE_SET))
 
 
@@ -376,7 +368,7 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     tr = await language_for(update, context)
     thread_id = thread_of(message)
-    packed = await deps(context).memory.last_record(chat.id, thread_id)
+    packed = await deps(context).service.last_record(chat.id, thread_id)
     try:
         record = None if packed is None else to_record(unpack(packed))
     except StateError:

@@ -51,3 +51,8 @@ class Store:
         self.updates = SeenUpdates(redis, keys)
         self.tables = Tables(redis, keys)
         self.presence = Presence(redis, keys)
+
+    @classmethod
+    def under(cls, redis: Redis, prefix: str) -> Store:
+        """The store whose every key starts with `prefix` (settings.key_prefix)."""
+        return cls(redis, Keys(prefix))

@@ -187,6 +187,6 @@ async def test_calls_go_one_at_a_time_at_the_lowest_priority(
 
     monkeypatch.setattr(notify.api, "send_text", send_text)
     calls = {user_id: "ru" for user_id in range(1, 6)}
-    made = await notify.call_all(h.running[0].app.bot, h.deps.memory, match, calls)
+    made = await notify.call_all(h.running[0].app.bot, h.deps, match, calls)
     assert made == 5
     assert seen == [(user_id, Priority.OTHER, False) for user_id in range(1, 6)]
