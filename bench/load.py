@@ -6,6 +6,8 @@
     .venv/bin/python bench/load.py --games 20 --seconds 120 --all-human
     .venv/bin/python bench/load.py --games 50 --seconds 120 --processes 2    # webhook mode
     .venv/bin/python bench/load.py --games 15 --seconds 120 --topics 3       # forums
+    .venv/bin/python bench/load.py --games 200 --seconds 120 --table         # live table
+    .venv/bin/python bench/load.py --games 200 --seconds 120 --table --spectators 10
 
 It starts a fake Bot API (tests/fakebotapi, with Telegram's limits: 20 calls a minute
 per group, the token's calls a second), Redis (REDIS_URL if set, else a redis-server
@@ -39,6 +41,16 @@ CPU time) and Redis (MONITOR for the commands the bot sends, a script counting
 once; `INFO commandstats` for all the server ran; `MEMORY USAGE`). A move is an
 action of the game record: a tile played (or several doubles), a draw, a pass.
 The last line printed is one JSON object with every figure.
+
+With --table the people play on the live table instead (bench/table_games.py,
+bench/table_people.py): WebSocket clients signed with the test token that set the
+lobby up, join, start and play from the table, never pressing a hand's buttons;
+--spectators K opens K more tables per game for users not seated. The figures it adds
+(bench/table_figures.py): `table_update_p50_ms` and `table_update_p99_ms` (from a
+move's commit, the `ts` of the bot's `move` event, to the moment every table open on
+its game has a view with it), `table_views_missed` (counted in `lost_updates` too),
+`table_connections` (open at the end of the window) and `rss_mb` (the bot processes'
+resident memory together, at the end of the window).
 """
 
 from __future__ import annotations
@@ -52,6 +64,7 @@ import itertools
 import json
 import os
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -65,8 +78,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import aiohttp  # noqa: E402
 import redis  # noqa: E402
 
+from bench import table_figures  # noqa: E402
 from bot.game.options import LobbyAction  # noqa: E402
 from bot.storage import scripts as storage_scripts  # noqa: E402
 from bot.telegram.callbacks import (  # noqa: E402
@@ -168,6 +183,7 @@ class Driver:
         self.errors: list[str] = []
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopping = False
+        self.table_games: Any = None  # --table: bench.table_games.TableGames
         api.on_bot_message(self._on_message)
         api.on_callback_answer(self._on_answer)
 
@@ -201,7 +217,8 @@ class Driver:
     def _message(self, view: MessageView) -> None:
         person = self.by_user.get(view.chat_id)
         if person is not None:
-            self._hand(person, view)
+            if self.table_games is None:  # at the table, people play there
+                self._hand(person, view)
             return
         table = self.by_place.get((view.chat_id, view.thread_id))
         if table is not None and is_final_table(view):
@@ -383,6 +400,9 @@ class Driver:
         """/newgame, the computer seats, everybody joins, Start (`paced`: each a second or
         two after the other, as people do it: inside the window, a /newgame is a command
         whose answer is the lobby)."""
+        if self.table_games is not None:
+            await self.table_games.open(table)
+            return
         api = self.api
         creator = table.people[0].user
         forum = self.forums.get(table.group) if paced else None
@@ -431,6 +451,9 @@ class Driver:
         await self._start(table, lobby.message_id)
 
     async def _start(self, table: Table, lobby_id: int) -> None:
+        if self.table_games is not None:
+            await self.table_games.start(table, lobby_id)
+            return
         creator = table.people[0].user
         for _ in range(50):
             lobby = self.api.message(table.group, lobby_id)
@@ -691,6 +714,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     ).start()
     bots: list[BotProcess] = []
     balancer = None
+    games = None  # --table: bench.table_games.TableGames
+    http = None
+    table_found: dict[str, Any] = {}
+    if args.table:
+        raise_open_files()
     try:
         # The bot's own pacing (quick=False): what players of a real deployment meet.
         env = bot_environment(
@@ -700,11 +728,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             quick=False,
             OVERALL_MAX_RATE=str(args.budget),
             LOG_FORMAT="json",
+            **({"WEBAPP_URL": "https://table.invalid"} if args.table else {}),
         )
+        ports = [free_port() for _ in range(args.processes)]  # the bots' web servers
         if args.processes > 1:
             from tests.fakebotapi.balancer import Balancer
 
-            ports = [free_port() for _ in range(args.processes)]
             balancer = Balancer([f"http://127.0.0.1:{port}" for port in ports]).start()
             secret = uuid.uuid4().hex
             for number, port in enumerate(ports):
@@ -717,12 +746,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
                 bots.append(BotProcess(bot_env, work / f"bot{number}.log", cwd=ROOT).start())
         else:
+            if args.table:  # polling: the table on the web server of /healthz
+                env.update(HEALTH_LISTEN="127.0.0.1", HEALTH_PORT=str(ports[0]))
             bots.append(BotProcess(env, work / "bot0.log", cwd=ROOT).start())
         for bot in bots:
             bot.wait_ready(timeout=60)
 
         driver = Driver(api, args, seed=args.seed)
         driver.add_tables(args.games)
+        if args.table:
+            from bench.table_games import TableGames
+            from bench.table_people import Signer
+
+            http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            games = TableGames(driver, http, Signer(api.token), bases, args.spectators)
+            for number, table in enumerate(driver.tables):
+                games.add(table, number)
+            driver.table_games = games
         set_up = time.monotonic()
         later = driver.later()
         await asyncio.gather(*(driver.open(t) for t in driver.tables if t not in later))
@@ -772,6 +813,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if getattr(c, "over_limit", False)
         ][:10]
         await asyncio.sleep(3)  # let answers to the last presses come
+        if games is not None:
+            table_found = {
+                # Private calls Telegram refused (a person who joined at the table and never
+                # opened the private chat cannot be written to): what they were.
+                "private_refused": private_refused(api, driver.groups, start_epoch),
+                "table_connections": games.open_count(),
+                "rss_mb": table_figures.rss_mb(
+                    bot.process.pid for bot in bots if bot.process is not None
+                ),
+            }
+            await games.close()
         for asker in askers:
             asker.cancel()
         unanswered = [
@@ -791,6 +843,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ]
         client.close()
     finally:
+        if games is not None:
+            await games.close()
+        if http is not None:
+            await http.close()
         for bot in bots:
             bot.stop()
         if balancer is not None:
@@ -800,6 +856,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             redis_server.remove()
     events = read_events([bot.log_path for bot in bots])
     found = figures(events, start_epoch, end_epoch)
+    if games is not None:
+        table_found.update(table_results(games, events, start_epoch, end_epoch))
     moves = max(found["moves"], 1)
     answers = [t for t in api.answer_latencies()]
     result = {
@@ -810,13 +868,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "moves": found["moves"],
         "moves_per_s": round(found["moves"] / elapsed, 1),
         "calls_per_s": round(counted / elapsed, 1),
-        "lost_updates": len(unanswered) + len(driver.errors),
+        "lost_updates": len(unanswered) + len(driver.errors) + table_found.get("table_lost", 0),
         "over_limit_calls": over_limit,
         "doubled_moves": found["doubled_moves"],
         "group_calls_per_minute_max": max_per_minute,
         "calls_per_move_group": round(group_calls / moves, 3),
         "calls_per_move_private": round((counted - group_calls) / moves, 3),
         "answer_p99_ms": round(1000 * percentile(answers, 0.99)),
+        **{k: v for k, v in table_found.items() if k != "table_lost"},
         **(
             {
                 "command_answer_p99_s": round(percentile(waits, 0.99), 2),
@@ -843,6 +902,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "redis_bytes_per_game_max": max(sizes, default=0),
         "budget": args.budget,
         "processes": args.processes,
+        "table": args.table,
+        "spectators": args.spectators,
         "all_human": args.all_human,
         "computers": args.computers,
         "hand_p50_ms": found["hand_p50_ms"],
@@ -860,7 +921,57 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def main() -> int:
+def table_results(
+    games: Any, events: list[dict[str, Any]], start: float, end: float
+) -> dict[str, Any]:
+    """The live table's figures (bench/table_figures.py) and what it lost: tables that
+    never had a move, actions never answered, set-ups that failed."""
+    moves = table_figures.committed_moves(events, start, end)
+    times, missed = table_figures.update_times(moves, games.watched())
+    sent, done = games.actions()
+    by_people = [
+        e
+        for e in events
+        if e.get("msg") == "move" and e.get("by") == "human" and start <= e["ts"] <= end
+    ]
+    return {
+        "moves_by_people": sum(int(e.get("actions", 1)) for e in by_people),
+        "table_update_p50_ms": table_figures.percentile_ms(times, 0.5),
+        "table_update_p99_ms": table_figures.percentile_ms(times, 0.99),
+        "table_update_max_ms": table_figures.percentile_ms(times, 1.0),
+        "table_views_missed": missed,
+        "table_actions": sent,
+        "table_actions_done": done,
+        "table_refusals": games.refusals(),
+        "table_closed_by_server": games.closed_by_server()[:5],
+        "table_errors": games.errors[:5],
+        "table_lost": missed + games.unanswered() + len(games.errors),
+    }
+
+
+def private_refused(api: FakeBotApi, groups: set[int], since: float) -> list[str]:
+    """The private calls Telegram refused since `since` (epoch s), each as its method and
+    the start of its words, most frequent first (at most five kinds)."""
+    found: collections.Counter[str] = collections.Counter()
+    for call in api.calls(None, None):
+        if call.ok or call.chat_id in groups or call.time < since:
+            continue
+        params = call.params if isinstance(call.params, dict) else {}
+        words = str(params.get("caption") or params.get("text") or "").split("\n")[0][:60]
+        found[f"{call.method}: {words}"] += 1
+    return [f"{n}x {what}" for what, n in found.most_common(5)]
+
+
+def raise_open_files() -> None:
+    """As many open files as the system allows (thousands of tables: a socket each, in
+    this process and the bots', which inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 65536 if hard == resource.RLIM_INFINITY else hard
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -879,7 +990,27 @@ def main() -> int:
         default=0,
         help="forums: this many topic games to a group, and a person sending commands",
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--table", action="store_true", help="people play on the live table (WebSocket clients)"
+    )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="with --table: this many more tables per game, of users not seated",
+    )
+    args = parser.parse_args(argv)
+    if args.spectators < 0 or args.games < 1 or args.processes < 1:
+        parser.error("--games and --processes must be at least 1, --spectators at least 0")
+    if args.spectators and not args.table:
+        parser.error("--spectators needs --table")
+    if args.table and args.topics:
+        parser.error("--table plays in plain groups: no --topics")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
     result = asyncio.run(run(args))
     width = max(len(k) for k in result)
     for key, value in result.items():

@@ -299,11 +299,25 @@ def test_the_webhook_port_is_the_same_in_compose_healthcheck_and_nginx() -> None
     assert re.search(rf"server\s+bot:{port.group(1)}\b", nginx)
 
 
-def test_nginx_forwards_only_the_webhook() -> None:
+def nginx_locations() -> dict[str, str]:
     nginx = (DEPLOY / "nginx.conf").read_text()
-    locations = re.findall(r"^\s*location\s+(.*?)\s*\{(.*?)\}", nginx, re.M | re.S)
-    proxied = [where for where, body in locations if "proxy_pass" in body]
-    assert proxied == ["= /telegram"], proxied
+    return dict(re.findall(r"^\s*location\s+(.*?)\s*\{(.*?)\}", nginx, re.M | re.S))
+
+
+def test_nginx_forwards_only_the_webhook_and_the_table() -> None:
+    locations = nginx_locations()
+    proxied = [where for where, body in locations.items() if "proxy_pass" in body]
+    assert proxied == ["= /telegram", "/table/", "= /table/ws"], proxied
+    assert "return 404" in locations["/"]  # /healthz and /metrics are not forwarded
+
+
+def test_nginx_upgrades_the_table_s_websocket() -> None:
+    socket = nginx_locations()["= /table/ws"]
+    assert "proxy_http_version 1.1;" in socket
+    assert re.search(r"proxy_set_header\s+Upgrade\s+\$http_upgrade;", socket)
+    assert re.search(r'proxy_set_header\s+Connection\s+"upgrade";', socket)
+    timeout = re.search(r"proxy_read_timeout\s+(\d+)s;", socket)
+    assert timeout and int(timeout.group(1)) > 20  # longer than the bot's ping interval
 
 
 # --- domino-bot.service -------------------------------------------------------------

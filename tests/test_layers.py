@@ -18,6 +18,8 @@ the Telegram I/O helpers import `telegram` itself: the texts, the callback codes
 game, storage and delivery stay free of it. What the bot says is written in the text
 modules of bot.telegram (and the keyboards' labels) and in bot.render; everywhere
 else calls them.
+
+Inside bot.render, its wings and who reaches into them: tests/render/test_wings.py.
 """
 
 from __future__ import annotations
@@ -179,26 +181,6 @@ def test_the_handlers_touch_no_storage(path: Path) -> None:
             assert module in HANDLERS_MAY_USE_OF_STORAGE, f"{where}: go through bot.game"
 
 
-# Key names (and their TTLs) are storage's own: each kind of record has its owner there,
-# and nothing else builds a key. bot.delivery still names its records' keys until they get
-# their owner in bot.storage (another branch's work, under way): then it leaves this list.
-KEY_NAMERS = ("bot.storage", "bot.delivery")
-
-
-@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
-def test_only_storage_names_keys(path: Path) -> None:
-    if within(module_name(path), KEY_NAMERS):
-        return
-    for line, module in imported(path):
-        where = f"{path.relative_to(ROOT)}:{line}"
-        assert module != "bot.storage.keys", f"{where}: ask a storage owner, not for a key"
-    # Nor through a store's own builder (`store.keys.game(...)`).
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
-            where = f"{path.relative_to(ROOT)}:{node.lineno}"
-            assert node.value.attr != "keys", f"{where}: ask a storage owner, not for a key"
-
-
 def test_the_handlers_deps_hold_no_store() -> None:
     from bot.handlers.common import Deps
 
@@ -292,6 +274,71 @@ def test_the_word_finder_sees_every_way_of_wording(tmp_path: Path) -> None:
         'f = print("not words")\n'
     )
     assert worded(bad) == [1, 2, 3, 4]
+
+
+# The delivery layer's targets, each in a package of its own: what one may import of the
+# others is the protocol and the kit they share (never the other target).
+TARGETS = ("bot.delivery.group", "bot.delivery.hand")
+TARGETS_SHARE = {
+    "bot.delivery.claims",
+    "bot.delivery.backoff",
+    "bot.delivery.drawing",
+    "bot.delivery.liveness",
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in SOURCES if within(module_name(p), TARGETS)],
+    ids=ids([p for p in SOURCES if within(module_name(p), TARGETS)]),
+)
+def test_a_delivery_target_imports_no_other(path: Path) -> None:
+    module = module_name(path)
+    own = next(target for target in TARGETS if within(module, (target,)))
+    strays = [
+        f"{line}: {imported_}"
+        for line, imported_ in ours(path)
+        if within(imported_, ("bot.delivery",))
+        and not within(imported_, (own,))
+        and imported_ not in TARGETS_SHARE
+    ]
+    assert strays == [], f"{module} reaches into another target or the scheduler: {strays}"
+
+
+# Keys (and their TTLs) are named in bot.storage only: each kind of record has its owner
+# there (the match's `match_record`, bot.storage.delivery_records, ...), the process
+# wiring builds its `Store` from the key prefix, and nothing else imports the key builder
+# or reaches for a store's (`store.keys.game(...)`; a dict's `.keys()` is no key).
+KEY_BUILDER = "bot.storage.keys"
+
+
+def reached_keys(tree: ast.AST) -> list[int]:
+    """The lines that reach for a `.keys` attribute other than to call it."""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "keys" and id(node) not in called
+    ]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
+def test_only_storage_names_keys(path: Path) -> None:
+    module = module_name(path)
+    if within(module, ("bot.storage",)):
+        return
+    imports = [line for line, found in imported(path) if found == KEY_BUILDER]
+    assert imports == [], f"{module} imports the key builder (line {imports})"
+    reached = reached_keys(ast.parse(path.read_text(encoding="utf-8")))
+    assert reached == [], f"{module} reaches for keys (lines {reached})"
+
+
+def test_the_key_checks_see_a_key_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from bot.storage.keys import Keys\nkey = store.keys.hand(1, None, 0)\n")
+    assert [module for _, module in imported(bad)] == [KEY_BUILDER]
+    assert reached_keys(ast.parse(bad.read_text())) == [2]
+    assert reached_keys(ast.parse("names = sorted(found.keys())\n")) == []
 
 
 def test_no_module_imports_itself_round_about() -> None:

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from redis.exceptions import RedisError
 
 from bot import metrics
-from bot.delivery.group import GroupConverger
-from bot.delivery.hands import HandConverger
+from bot.delivery.group.converger import GroupConverger
+from bot.delivery.hand.converger import HandConverger
+from bot.delivery.hand.plan import hand_want
 from bot.delivery.liveness import Liveness
 from bot.delivery.lost_notice import tell_lost
-from bot.delivery.plan import hand_want
 from bot.delivery.turns import TurnTarget
 from bot.game.records import DEADLINE_SLACK, Current
 from bot.game.service import GameService

@@ -33,7 +33,7 @@ from bot.game.hand_actions import (
     TileChoice,
 )
 from bot.game.outcomes import Change, Refusal
-from bot.render.ends import end_names
+from bot.render import end_names
 from bot.settings import Settings
 from bot.storage.models import Match
 from engine import DRAW, PASS, Doubles, Game, Move, Play, Tile

@@ -41,7 +41,7 @@ from bot.game.people import Person
 from bot.game.records import Current, MatchRecords
 from bot.game.standings import Standings
 from bot.logs import event
-from bot.render.ends import end_names
+from bot.render import end_names
 from bot.settings import Settings
 from bot.storage.errors import BrokenGameError, GameLostError
 from bot.storage.games import EngineCache

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.game.turns import MISSES_BEFORE_COMPUTER
-from bot.render.takeovers import Takeover
+from bot.render import Takeover
 from bot.storage.models import Match
 
 

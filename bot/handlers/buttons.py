@@ -21,7 +21,7 @@ from bot.game.outcomes import Refusal
 from bot.game.records import Current
 from bot.handlers.common import Deps, deps, is_admin, language_for, person, thread_of
 from bot.i18n import Translator, translator
-from bot.render.ends import EndName
+from bot.render import EndName
 from bot.storage.models import practice_chat
 from bot.telegram import api, keyboards, press_texts
 from bot.telegram import callbacks as cb

@@ -29,10 +29,17 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import LANGUAGES, Translator, translator
-from bot.render import board_text
-from bot.render.words import localized_name
+from bot.render import board_text, localized_name
 from bot.storage.models import Match
-from bot.telegram import api, clock_texts, command_texts, endings, keyboards, rating_texts, texts
+from bot.telegram import (
+    api,
+    clock_texts,
+    command_texts,
+    endings,
+    keyboards,
+    rating_texts,
+    texts,
+)
 from engine import VARIANTS, StateError, to_record, unpack, view_for
 
 log = logging.getLogger(__name__)
@@ -216,11 +223,16 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await language_for(update, context)
     if await _games_elsewhere(update, context, tr, "score"):
         return
+    markup = None
     try:
         current = await deps(context).service.current(chat.id, thread_of(message))
     except BrokenGameError as broken:
         text = texts.refusal(tr, broken.code)
     else:
+        if current is not None and current.game is not None:
+            webapp_url = deps(context).settings.webapp_url
+            bot_username = context.bot.username
+            markup = keyboards.with_table(None, current.match, tr, webapp_url, bot_username)
         if current is None or current.game is None:
             lobby = current is not None and current.match.status == "lobby"
             text = texts.refusal(tr, "not_started" if lobby else "no_game")
@@ -234,7 +246,7 @@ async def cmd_score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             clock = clock_texts.turn_line(tr, current.match, view, deps(context).service.clock())
             # Telegram HTML, names escaped.
             text = "\n".join(filter(None, [board_text(view, tr), clock]))
-    await repeats.answer(update, context, tr, "score", text)
+    await repeats.answer(update, context, tr, "score", text, markup)
 
 
 async def cmd_stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

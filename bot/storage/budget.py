@@ -1,7 +1,7 @@
 """The call budget's counts, shared by every process: the token's calls in the last
 second, each group's in the last minute, the pauses Telegram asked for (keys tagged
 `{budget}`, so one script sees them all), and each chat's bucket of board calls. The
-rules are bot.telegram.budget's and bot.delivery.plan's; this only counts."""
+rules are bot.telegram.budget's and bot.delivery.group.plan's; this only counts."""
 
 from __future__ import annotations
 

@@ -86,7 +86,7 @@ class Keys:
 
     def board_turn(self, chat_id: int) -> str:
         """The bucket that the chat's board calls, every topic's, take a token of (see
-        bot.delivery.plan.board_turn)."""
+        bot.delivery.group.plan.board_turn)."""
         return f"{self._chat(chat_id)}:board-turn"
 
     def table_seated(self, chat_id: int, thread_id: int | None, game_id: str) -> str:

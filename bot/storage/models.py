@@ -221,7 +221,7 @@ class HandDelivery(BaseModel):
     rev: int = 0
     game_id: str = ""
     message_id: int | None = None
-    shows: str = ""  # what the message shows (see bot.delivery.plan.hand_want)
+    shows: str = ""  # what the message shows (see bot.delivery.hand.plan.hand_want)
     live: bool = False  # it carries buttons
     requests_seen: int = 0  # the seat's "My tiles" requests answered
     reminded: str = ""  # the turn (HandWant.turn) whose one reminder was sent

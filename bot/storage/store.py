@@ -15,6 +15,7 @@ from redis.asyncio import Redis
 
 from bot.storage.answers import Answers
 from bot.storage.budget import BudgetStore
+from bot.storage.delivery_records import DeliveryRecords
 from bot.storage.due import DueIndex
 from bot.storage.heartbeats import Heartbeats
 from bot.storage.hints import Hints
@@ -42,6 +43,7 @@ class Store:
         self.prefs = Prefs(redis, keys)
         self.migration = Migration(redis, keys, self.due, self.prefs)
         self.games = GameRecords(redis, keys, self.migration, self.due)
+        self.deliveries = DeliveryRecords(self.games)
         self.budget = BudgetStore(redis, keys)
         self.scores = Scores(redis, keys)
         self.hints = Hints(redis, keys)

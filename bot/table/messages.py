@@ -2,13 +2,21 @@
 then actions. Anything else is malformed, with a word saying how (for the refusal and one
 log line); nothing here ever raises on what a client sends.
 
-    {"type": "hello", "init_data": "<Telegram.WebApp.initData>"}
+    {"type": "hello", "init_data": "<Telegram.WebApp.initData>", "game": "<game id>"}
     {"type": "action", "id": 7, "game": "<game id>", "action": "variant", "value": "muggins"}
+    {"type": "action", "id": 8, "game": "<game id>", "action": "play", "value": "6:4@W",
+     "version": 41}
 
-`id` is the client's own number for the answer (`done` or `refused` carry it back);
-`version` (optional) is the view version the action was made for: a hand action will
-be refused when it is stale (next round); a lobby press works on any lobby revision it
-still makes sense on (bot.game.lobby).
+The hello's `game` (optional) names the game when the init data has no start parameter
+(a private chat's `web_app` button). `id` is the client's own number for the answer
+(`done` or `refused` carry it back);
+`version` is the view version the action was made for: a hand action must carry it and
+is refused when it is stale, as a stale button is; a lobby press may leave it out and
+works on any lobby revision it still makes sense on (bot.game.lobby).
+
+A hand action's value is read here too (`read_play`, `read_doubles`): a tile in the
+engine's notation, its end by letter ("6:4@W"; the opening has none: "6:4"); muggins'
+doubles as such plays joined by commas ("6:6@N,5:5@S"); draw, pass and hint take none.
 """
 
 from __future__ import annotations
@@ -17,12 +25,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from engine import End, Tile
+from engine.errors import NotationError
+
 MAX_MESSAGE = 8 * 1024  # bytes of one message (the hello's init data is under 1 KB)
 MAX_DEPTH = 3  # nesting of a message's JSON: an object of plain values is 1 deep
 GAME_ID_LENGTH = 16
 
-# The actions a table may ask for now; the hand's (play, doubles, draw, pass, hint) come
-# with the next round.
+MAX_VALUE = 32  # characters of a value: four doubles with their ends take 23
+
+# The lobby's presses, then the hand's actions (each with its own value, read below).
 LOBBY_ACTIONS = frozenset(
     {
         "join",
@@ -37,11 +49,16 @@ LOBBY_ACTIONS = frozenset(
         "time",
     }
 )
+HAND_ACTIONS = frozenset({"play", "doubles", "draw", "pass", "hint"})
+ACTIONS = LOBBY_ACTIONS | HAND_ACTIONS
+
+Picked = tuple[tuple[Tile, End], ...]
 
 
 @dataclass(frozen=True)
 class Hello:
     init_data: str
+    game: str = ""  # the game a private chat's web_app button names (no start parameter)
 
 
 @dataclass(frozen=True)
@@ -75,25 +92,60 @@ def read_message(text: str) -> Hello | Action | Malformed:
         return Malformed("not_an_object")
     kind = data.get("type")
     if kind == "hello":
-        init_data = data.get("init_data")
-        return Hello(init_data) if isinstance(init_data, str) else Malformed("bad_field")
+        init_data, named = data.get("init_data"), data.get("game", "")
+        if not isinstance(init_data, str) or not isinstance(named, str):
+            return Malformed("bad_field")
+        return Hello(init_data, named) if len(named) <= GAME_ID_LENGTH else Malformed("bad_field")
     if kind != "action":
         return Malformed("unknown_type")
     ask_id = data.get("id")
     if not _small_int(ask_id):
         ask_id = None
     action, game, value, version = (data.get(k) for k in ("action", "game", "value", "version"))
-    if action not in LOBBY_ACTIONS:
+    if action not in ACTIONS:
         return Malformed("unknown_action", ask_id)
     if not isinstance(game, str) or not 0 < len(game) <= GAME_ID_LENGTH:
         return Malformed("bad_field", ask_id)
     if value is None:
         value = ""
-    if not isinstance(value, str | int) or isinstance(value, bool) or len(str(value)) > 32:
+    if not isinstance(value, str | int) or isinstance(value, bool) or len(str(value)) > MAX_VALUE:
         return Malformed("bad_field", ask_id)
     if version is not None and not _small_int(version):
         return Malformed("bad_field", ask_id)
+    if action in HAND_ACTIONS and (version is None or not _hand_value_reads(action, str(value))):
+        return Malformed("bad_field", ask_id)
     return Action(ask_id, game, str(action), str(value), version)
+
+
+def read_play(value: str) -> tuple[Tile, End | None] | None:
+    """A play's tile and end ("6:4@W"; the opening's "6:4" has none); None if unreadable."""
+    tile_text, at, end_text = value.partition("@")
+    try:
+        tile = Tile.parse(tile_text) if tile_text == tile_text.strip() else None
+        end = End.parse(end_text) if at else None
+    except NotationError:
+        return None
+    return None if tile is None else (tile, end)
+
+
+def read_doubles(value: str) -> Picked | None:
+    """muggins' doubles, each with its end ("6:6@N,5:5@S"); None if unreadable. Which of
+    them may go together is the rule's to say."""
+    picked = []
+    for part in value.split(","):
+        play = read_play(part)
+        if play is None or play[1] is None:
+            return None
+        picked.append((play[0], play[1]))
+    return tuple(picked) if 2 <= len(picked) <= 4 else None
+
+
+def _hand_value_reads(action: str, value: str) -> bool:
+    if action == "play":
+        return read_play(value) is not None
+    if action == "doubles":
+        return read_doubles(value) is not None
+    return value == ""  # draw, pass and hint take no value
 
 
 def _small_int(value: Any) -> bool:

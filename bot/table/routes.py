@@ -3,9 +3,11 @@
 - `GET /table/` — the page (its Content-Security-Policy allows only its own files,
   Telegram's script and its own WebSocket);
 - `GET /table/static/<file>` — the page's script and styles, shipped in the package;
-- `GET /table/api/view` — the view now, for the init data in the `Authorization: tma
-  <init data>` header: 200 with `{"words", "lang", "now", "view"}`; 401 `{"error":
-  "unauthorized", "texts": {lang: words}}`; 404 `{"error": "no_game", "text"}`;
+- `GET /table/api/view[?game=<game id>]` — the view now, for the init data in the
+  `Authorization: tma <init data>` header (`game`: for init data without a start
+  parameter, as a private chat's `web_app` button opens the page): 200 with `{"words",
+  "lang", "now", "view"}`; 401 `{"error": "unauthorized", "texts": {lang: words}}`; 404
+  `{"error": "no_game", "text"}`;
 - `GET /table/ws` — the live table (bot.table.session).
 
 The page's files need no init data; everything else does.
@@ -102,7 +104,7 @@ async def _view(request: web.Request, table: TableServer) -> web.Response:
         )
     try:
         tr = await table.translator(identity)
-        place = await table.place(identity)
+        place = await table.place(identity, request.query.get("game", ""))
         view = None if place is None else await table.current_view(place, identity, tr)
     except (StoreError, RedisError) as exc:
         log.warning("table: view not read (%s)", exc.__class__.__name__)

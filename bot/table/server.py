@@ -15,6 +15,7 @@ from bot.table.actions import Place
 from bot.table.feed import Feed
 from bot.table.hub import Hub, Seat
 from bot.table.initdata import Identity, check_init_data
+from bot.table.messages import GAME_ID_LENGTH
 from bot.table.presence import TablePresence
 from bot.table.views import table_view
 
@@ -45,11 +46,15 @@ class TableServer:
         max_age = self.settings.webapp_max_age_hours * 3600
         return check_init_data(init_data, self._token, max_age, self.clock())
 
-    async def place(self, identity: Identity) -> Place | None:
+    async def place(self, identity: Identity, named: str = "") -> Place | None:
         """The game the table was opened for, where it is played (None: no such game). A
-        person seated there is noted as sitting at the table (docs/table.md)."""
-        game_id = identity.start_param
-        if not game_id:
+        person seated there is noted as sitting at the table (docs/table.md).
+
+        The game is the signed start parameter (a `startapp` link); a private chat's
+        `web_app` button signs none, and its page names the game itself (`named`): a
+        game id is no secret, and a seat is found by the signed user id alone."""
+        game_id = identity.start_param or named
+        if not game_id or len(game_id) > GAME_ID_LENGTH:
             return None
         tables = self.service.store.tables
         found = await tables.find_game(game_id)

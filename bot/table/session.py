@@ -144,7 +144,7 @@ class Session:
             await self._close(UNAUTHORIZED, "unauthorized", refused.reason)
             return None
         try:
-            place = await self.table.place(identity)
+            place = await self.table.place(identity, hello.game)
         except (StoreError, RedisError):
             await self._close(1011, "storage unavailable")
             return None
@@ -186,7 +186,7 @@ class Session:
 
     async def _act(self, seat: Seat, place: Place, action: Action) -> None:
         try:
-            await perform(self.table.service, place, seat.identity, seat.tr.lang, action)
+            said = await perform(self.table.service, place, seat.identity, seat.tr.lang, action)
         except Refusal as refusal:
             await self._answer(
                 {
@@ -206,7 +206,10 @@ class Session:
         except (StoreError, RedisError) as exc:
             await self._refuse(seat, action.id, "storage_down", exc.__class__.__name__)
             return
-        await self._answer({"type": "done", "id": action.id})
+        done: dict[str, Any] = {"type": "done", "id": action.id}
+        if said is not None:  # a practice hint, in the player's words
+            done["text"] = said
+        await self._answer(done)
 
     async def _refuse(self, seat: Seat, ask_id: int | None, code: str, why: str) -> None:
         log.warning("table: user %s refused: %s (%s)", seat.identity.user_id, code, why)

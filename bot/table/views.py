@@ -188,15 +188,39 @@ def _hand(match: Match, game: Game, seat: int | None, tr: Translator) -> dict[st
     if seat is None or match.status != "playing":
         return None
     view = view_for(game, seat)
-    playable = playable_tiles(view) if match.seats[seat].human else set()
+    human = match.seats[seat].human
+    playable = playable_tiles(view) if human else set()
+    your_turn = view.my_turn and human
     return {
         "tiles": [
             {"tile": str(tile), "a": tile.high, "b": tile.low, "playable": tile in playable}
             for tile in view.hand
         ],
-        "your_turn": view.my_turn and match.seats[seat].human,
-        "prompt": webapp_texts.hand_prompt(tr, view) if match.seats[seat].human else "",
+        "your_turn": your_turn,
+        "prompt": webapp_texts.hand_prompt(tr, view) if human else "",
+        "moves": hand_moves(view, match.practice) if your_turn else [],
     }
+
+
+def hand_moves(view: SeatView, practice: bool) -> list[dict[str, str]]:
+    """The seat's legal moves as the actions that make them, ready to send: a play per
+    tile and end ("6:4@W"; the opening's has no end), each set of doubles muggins allows
+    ("6:6@N,5:5@S"), draw, pass; and a practice game's hint."""
+    moves: list[dict[str, str]] = []
+    for move in view.legal:
+        if isinstance(move, Play):
+            value = str(move.tile) if move.end is None else f"{move.tile}@{move.end}"
+            entry = {"action": "play", "value": value}
+        elif isinstance(move, Doubles):
+            value = ",".join(f"{play.tile}@{play.end}" for play in move.plays)
+            entry = {"action": "doubles", "value": value}
+        else:
+            entry = {"action": str(move), "value": ""}  # "draw" or "pass"
+        if entry not in moves:  # the opening's tile, whichever half faces west
+            moves.append(entry)
+    if practice and moves:
+        moves.append({"action": "hint", "value": ""})
+    return moves
 
 
 def playable_tiles(view: SeatView) -> set[Tile]:

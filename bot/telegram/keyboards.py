@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from urllib.parse import quote
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
 from bot.game.options import TURN_CHOICES, LobbyAction, next_option, target_choices
 from bot.i18n import Translator
-from bot.render.ends import EndName, end_names, label
+from bot.render import EndName, end_names, label
 from bot.storage.models import Match
 from bot.telegram import callbacks as cb
 from bot.telegram.texts import variant_name
@@ -219,3 +221,59 @@ def doubles(game: Match, view: SeatView, picked: cb.Picked, tr: Translator) -> I
         last.append(_button(text, cb.LayDoublesPress(on_hand, picked)))
     rows.append(last)
     return InlineKeyboardMarkup(rows)
+
+
+# -- the live table's button (setting WEBAPP_URL, the bot web server's public address) --
+#
+# In a group it is a link to the bot's Main Mini App, `https://t.me/<bot>?startapp=<game
+# id>`: Telegram opens the table inside the group and signs the game id into the init data
+# (`web_app` buttons work in private chats only). In the private chat (a hand, a practice
+# game) it is a `web_app` button opening `<WEBAPP_URL>/table/?game=<game id>`: Telegram
+# signs no start parameter for those, so the page names the game itself (docs/table.md).
+# Without WEBAPP_URL no button appears.
+
+
+def table_link(bot_username: str, game_id: str) -> str:
+    """The Main Mini App's link that opens the table of `game_id` (in a group too)."""
+    return f"https://t.me/{bot_username}?startapp={quote(game_id, safe='')}"
+
+
+def table_page(webapp_url: str, game_id: str) -> str:
+    """The table's page for `game_id`, as a private chat's `web_app` button opens it."""
+    return f"{webapp_url}/table/?game={quote(game_id, safe='')}"
+
+
+def with_table(
+    markup: InlineKeyboardMarkup | None,
+    match: Match,
+    tr: Translator,
+    webapp_url: str,
+    bot_username: str,
+) -> InlineKeyboardMarkup | None:
+    """`markup` with the button that opens the table of `match` as its last row (a link in
+    a group, a `web_app` button in the private chat of a practice game); unchanged when
+    the table is off."""
+    if not webapp_url:
+        return markup
+    if match.practice:
+        return table_in_private(markup, match.id, tr, webapp_url)
+    button = InlineKeyboardButton(tr("🎲 Open the table"), url=table_link(bot_username, match.id))
+    return _add_row(markup, button)
+
+
+def table_in_private(
+    markup: InlineKeyboardMarkup | None, game_id: str, tr: Translator, webapp_url: str
+) -> InlineKeyboardMarkup | None:
+    """`markup` (a private hand's) with a `web_app` button opening the table; unchanged
+    when the table is off."""
+    if not webapp_url:
+        return markup
+    app = WebAppInfo(url=table_page(webapp_url, game_id))
+    return _add_row(markup, InlineKeyboardButton(tr("🎲 Open the table"), web_app=app))
+
+
+def _add_row(
+    markup: InlineKeyboardMarkup | None, button: InlineKeyboardButton
+) -> InlineKeyboardMarkup:
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    return InlineKeyboardMarkup([*rows, [button]])

@@ -10,9 +10,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from bot.i18n import N_, Translator
-from bot.render.ends import EndName, end_names, label
-from bot.render.move_words import play_words
-from bot.render.words import localized_name, variant_title
+from bot.render import EndName, end_names, label, localized_name, play_words, variant_title
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings
 from engine import Doubles, End, MoveEntry, Pass, Play, SeatView
@@ -206,7 +204,7 @@ def describe_entry(
     draws: int = 1,
 ) -> str:
     """«Андрей: 3:5 🔵⬅️ (+4)» in the caption's words (HTML); `names`: the ends' names
-    just before the move (see `bot.render.history`); `draws`: how many draws in a row."""
+    just before the move (see `bot.render.words.history`); `draws`: how many draws in a row."""
     name = localized_name(tr, view.players[entry.seat])
     points = entry.points
     if entry.text == "draw" and draws > 1:

@@ -11,21 +11,25 @@ import re
 from collections.abc import Collection, Sequence
 
 from bot.i18n import Translator
-from bot.render import final_text
-from bot.render.ends import end_names, label
-from bot.render.history import names_before
-from bot.render.move_words import (
+from bot.render import (
     action_points,
     action_words,
     count_parts,
     count_words,
+    end_names,
+    final_text,
+    label,
+    localized_name,
+    names_before,
+    points_name_who_went_out,
     recent_actions,
+    round_end_points,
+    round_end_words,
+    variant_title,
 )
-from bot.render.round_end import round_end_points, round_end_words
-from bot.render.words import localized_name, variant_title
 from bot.settings import Settings
 from bot.storage.models import Match
-from bot.telegram import clock_texts, endings, texts
+from bot.telegram import clock_texts, endings, press_texts, texts
 from engine import Play, SeatView
 from engine.variants import ruleset
 
@@ -56,6 +60,14 @@ def page_words(tr: Translator) -> dict[str, str]:
         "no_game": tr("That game is over or no longer here."),
         "creator_note": tr("You created this game: choose its options and press Start."),
         "you": tr("you"),
+        # Playing: the same words as the hand's buttons.
+        "which_end": tr(press_texts.WHICH_END),
+        "pick_doubles": tr(press_texts.PICK_DOUBLES),
+        "draw": tr("📥 Draw"),
+        "pass": tr("⏭ Pass"),
+        "doubles": tr("🁣 Several doubles"),
+        "hint": tr("💡 Hint"),
+        "back": tr("↩️ Back"),
         "strong": tr("strong"),
         "easy": tr("easy"),
         # The clock, counted down by the page (clock_texts.duration's units).
@@ -178,7 +190,14 @@ def round_end_lines(tr: Translator, view: SeatView) -> list[str]:
         return []
     lines = []
     if fresh:
-        reason = round_end_words(tr, view, last.end, last.out, lambda s: _name(tr, view, s))
+        # Each thing once, as the captions say it: not «Андрей: кости кончились» above
+        # «Андрей: +2 очка — кости кончились».
+        said_below = points_name_who_went_out(view, last)
+        reason = (
+            ""
+            if said_below
+            else round_end_words(tr, view, last.end, last.out, lambda s: _name(tr, view, s))
+        )
         heading = tr("Round {number} is over").format(number=last.number)
         lines.append(heading + (f" · {reason}" if reason else ""))
     lines += round_end_points(tr, view, last, lambda s: _name(tr, view, s))

@@ -6,8 +6,13 @@
 (function () {
   const tg = window.Telegram && window.Telegram.WebApp;
   const initData = tg ? tg.initData || "" : "";
+  // A private chat's web_app button names the game in the address (Telegram signs no
+  // start parameter for it); a startapp link's is in the signed data.
+  const namedGame = new URLSearchParams(location.search).get("game") || "";
   const SVG = "http://www.w3.org/2000/svg";
   const LONGEST_WAIT = 10000; // ms between reconnection attempts, at most
+  const MIN_TILES_WIDE = 5; // the board's view is at least this many tile lengths wide
+  const MIN_TILES_HIGH = 2.5; // and this many high
 
   let words = {};
   let view = null;
@@ -18,6 +23,9 @@
   let nextId = 1;
   let wasMyTurn = false;
   let toastTimer = 0;
+  // What the player is choosing on the view shown: null, {kind: "end", tile, moves}
+  // (a tile that fits several ends) or {kind: "doubles"} (muggins' doubles).
+  let choosing = null;
 
   const $ = (id) => document.getElementById(id);
 
@@ -81,12 +89,12 @@
     status.className = "status" + (kind ? " " + kind : "");
   }
 
-  function toast(text) {
+  function toast(text, shown) {
     const node = $("toast");
     node.textContent = text;
-    node.hidden = false;
+    node.hidden = !text;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => (node.hidden = true), 3500);
+    toastTimer = setTimeout(() => (node.hidden = true), shown || 3500);
   }
 
   function stopWith(text) {
@@ -107,7 +115,7 @@
     if (finished) return;
     const ws = new WebSocket(socketUrl());
     socket = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", init_data: initData }));
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", init_data: initData, game: namedGame }));
     ws.onmessage = (event) => {
       let message;
       try {
@@ -144,12 +152,17 @@
       toast(message.text || "");
     } else if (message.type === "done") {
       haptic("success");
+      if (message.text) toast(message.text, 9000); // a practice hint
     }
   }
 
   function send(action, value) {
     if (!view) return;
     haptic("press");
+    if (choosing) {
+      choosing = null;
+      showChoice();
+    }
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       toast(words.offline || "…");
       return;
@@ -165,6 +178,7 @@
     if (view && next.status !== "gone" && next.game === view.game && next.version < view.version) {
       return; // an older view than the one shown
     }
+    if (!view || next.version !== view.version || next.game !== view.game) choosing = null;
     view = next;
     document.body.dataset.version = String(next.version);
     document.body.dataset.status = next.status;
@@ -177,6 +191,7 @@
     if (next.lobby) showLobby(next.lobby);
     if (next.table) showGame(next.table);
     showHand(next.table && next.table.hand);
+    showChoice();
     const watching = next.seat === null && next.table && next.status === "playing";
     $("note").hidden = !watching;
     $("note").textContent = watching ? words.watching || "" : "";
@@ -273,7 +288,6 @@
       return;
     }
     footer.classList.toggle("turn", hand.your_turn);
-    $("hand-prompt").textContent = hand.prompt || words.hand || "";
     const tiles = $("hand-tiles");
     tiles.replaceChildren();
     for (const tile of hand.tiles) {
@@ -284,11 +298,134 @@
       const picture = svgEl("svg", { viewBox: "0 0 50 100" });
       picture.append(tileShape(0, 0, 50, 100, tile.a, tile.b, false));
       node.append(picture);
-      node.addEventListener("click", () => haptic("press")); // playing comes with the hand's actions
+      node.addEventListener("click", () => tapTile(tile.tile));
       tiles.append(node);
     }
-    if (hand.your_turn && !wasMyTurn) haptic("success");
+    if (hand.your_turn && !wasMyTurn) haptic("warning"); // his turn: a nudge
     wasMyTurn = hand.your_turn;
+  }
+
+  function moves() {
+    const hand = view && view.table && view.table.hand;
+    return (hand && hand.moves) || [];
+  }
+
+  // A tile tapped: played where it fits; fitting several ends, the player picks one;
+  // not fitting (or not his turn), sent all the same: the server says why, in words.
+  function tapTile(tile) {
+    const plays = moves().filter(
+      (m) => m.action === "play" && (m.value === tile || m.value.startsWith(tile + "@")),
+    );
+    if (plays.length === 1) return send("play", plays[0].value);
+    if (plays.length === 0) return send("play", tile);
+    haptic("press");
+    choosing = { kind: "end", tile: tile, moves: plays };
+    showChoice();
+  }
+
+  function endOf(value) {
+    return value.split("@")[1];
+  }
+
+  function markFor(end) {
+    const board = view && view.table && view.table.board;
+    return ((board && board.marks) || []).find((m) => m.end === end);
+  }
+
+  function endLabel(end) {
+    const mark = markFor(end);
+    return mark ? mark.name + " " + mark.value : end;
+  }
+
+  // The prompt, the buttons under the hand and the marks on the board, as the choice
+  // being made (or none) has them.
+  function showChoice() {
+    const hand = view && view.table && view.table.hand;
+    const prompt = $("hand-prompt");
+    const actions = $("hand-actions");
+    actions.replaceChildren();
+    for (const node of document.querySelectorAll("#hand-tiles .tile")) {
+      node.classList.toggle("chosen", !!choosing && choosing.kind === "end" && node.dataset.tile === choosing.tile);
+    }
+    highlightEnds(choosing && choosing.kind === "end" ? choosing.moves : []);
+    if (!hand) return;
+    if (choosing && choosing.kind === "end") {
+      prompt.textContent = words.which_end || "";
+      for (const move of choosing.moves) {
+        const node = button(endLabel(endOf(move.value)), "play", move.value, "end");
+        node.dataset.end = endOf(move.value);
+        actions.append(node);
+      }
+      actions.append(backButton());
+      return;
+    }
+    if (choosing && choosing.kind === "doubles") {
+      prompt.textContent = words.pick_doubles || "";
+      for (const move of moves().filter((m) => m.action === "doubles")) {
+        const label = move.value
+          .split(",")
+          .map((part) => part.split("@")[0] + " " + endLabel(endOf(part)))
+          .join(" + ");
+        actions.append(button(label, "doubles", move.value, "secondary"));
+      }
+      actions.append(backButton());
+      return;
+    }
+    prompt.textContent = hand.prompt || words.hand || "";
+    const all = moves();
+    for (const kind of ["draw", "pass"]) {
+      if (all.some((m) => m.action === kind)) actions.append(button(words[kind], kind, ""));
+    }
+    if (all.some((m) => m.action === "doubles")) {
+      const node = el("button", "secondary", words.doubles);
+      node.type = "button";
+      node.dataset.action = "choose-doubles";
+      node.addEventListener("click", () => {
+        haptic("press");
+        choosing = { kind: "doubles" };
+        showChoice();
+      });
+      actions.append(node);
+    }
+    if (all.some((m) => m.action === "hint")) actions.append(button(words.hint, "hint", "", "secondary"));
+  }
+
+  function backButton() {
+    const node = el("button", "secondary", words.back);
+    node.type = "button";
+    node.dataset.action = "back";
+    node.addEventListener("click", () => {
+      choosing = null;
+      showChoice();
+    });
+    return node;
+  }
+
+  // While a tile's end is chosen: its ends ringed on the board, each a target of at
+  // least 44 px that plays the tile there.
+  function highlightEnds(plays) {
+    const board = $("board");
+    for (const node of board.querySelectorAll(".pick")) node.remove();
+    for (const node of board.querySelectorAll("[data-end]")) node.classList.remove("choice", "other");
+    if (!plays.length) return;
+    const box = board.viewBox.baseVal;
+    const scale = box && box.width ? board.getBoundingClientRect().width / box.width : 1;
+    for (const node of board.querySelectorAll("g[data-end]")) {
+      const move = plays.find((m) => endOf(m.value) === node.dataset.end);
+      node.classList.add(move ? "choice" : "other");
+      if (!move) continue;
+      const mark = markFor(node.dataset.end);
+      const ring = svgEl("circle", {
+        class: "pick ring", cx: mark.x, cy: mark.y, r: mark.r * 1.35,
+        fill: "none", stroke: "#ffd54a", "stroke-width": mark.r * 0.3,
+      });
+      const target = svgEl("circle", {
+        class: "pick target", cx: mark.x, cy: mark.y, r: Math.max(mark.r * 1.5, 24 / (scale || 1)),
+        fill: "transparent", "data-play": move.value,
+      });
+      target.addEventListener("click", () => send("play", move.value));
+      board.append(ring, target);
+    }
   }
 
   // -- the board ---------------------------------------------------------------------
@@ -363,7 +500,12 @@
       right = Math.max(right, m.x + m.r); bottom = Math.max(bottom, m.y + m.r);
     }
     const pad = positions.tile * 0.25;
-    board.setAttribute("viewBox", [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad].join(" "));
+    // A short chain is not blown up to the page's width: the view is at least a few
+    // tiles wide and high (its middle kept), so a tile looks the same size all round long.
+    const width = Math.max(right - left + 2 * pad, positions.tile * MIN_TILES_WIDE);
+    const height = Math.max(bottom - top + 2 * pad, positions.tile * MIN_TILES_HIGH);
+    const x = (left + right - width) / 2, y = (top + bottom - height) / 2;
+    board.setAttribute("viewBox", [x, y, width, height].join(" "));
     for (const t of shapes) board.append(tileShape(t.x, t.y, t.w, t.h, t.a, t.b, t.last));
     for (const m of positions.marks) board.append(markShape(m));
   }
@@ -411,7 +553,8 @@
       return;
     }
     try {
-      const answer = await fetch("api/view", { headers: { Authorization: "tma " + initData } });
+      const asked = namedGame ? "api/view?game=" + encodeURIComponent(namedGame) : "api/view";
+      const answer = await fetch(asked, { headers: { Authorization: "tma " + initData } });
       const body = await answer.json();
       if (answer.status === 401) return stopWith(pick(body.texts) || "⚠");
       if (answer.status === 404) return stopWith(body.text || "⚠");

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bot.delivery.plan import HandWant, reminder_due
+from bot.delivery.hand.plan import HandWant, reminder_due
 from bot.game.clock import HOUR, reminder_at
 from bot.game.options import NO_CLOCK
 from bot.game.records import DEADLINE_SLACK

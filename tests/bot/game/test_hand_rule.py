@@ -31,7 +31,7 @@ from bot.game.hand_actions import (
 from bot.game.hand_rule import HintWanted, decide
 from bot.game.outcomes import Change, Refusal
 from bot.i18n import translator
-from bot.render.ends import end_names
+from bot.render import end_names
 from bot.settings import Settings
 from bot.storage.models import Match, Seat
 from bot.telegram import callbacks as cb

@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 
 from bot.game import ratings
 from bot.game.records import Current
-from bot.render.words import signed
+from bot.render import signed
 from bot.storage import scores as scores_module
 from bot.storage.keys import Keys
 from bot.storage.models import RatingLine

@@ -3,7 +3,7 @@ that hand a seat over leave them; and the board is edited to say so at once."""
 
 from __future__ import annotations
 
-from bot.delivery.plan import GroupCall, GroupStep, group_step
+from bot.delivery.group.plan import GroupCall, GroupStep, group_step
 from bot.game import turns
 from bot.game.clock import Moment
 from bot.game.takeovers import taken_seats

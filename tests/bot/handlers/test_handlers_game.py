@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from bot.render.words import signed
+from bot.render import signed
 from bot.telegram import callbacks as cb
 from engine import replay, summary, view_for
 from engine.players import computer_player

@@ -25,7 +25,7 @@ from bot.game.people import Person
 from bot.game.records import Current
 from bot.game.service import GameService, Played
 from bot.i18n import translator
-from bot.render.words import localized_name
+from bot.render import localized_name
 from bot.settings import Settings
 from bot.storage.errors import BrokenGameError, GameLostError, NewerGameError
 from bot.storage.keys import Keys

@@ -7,8 +7,7 @@ import random
 import pytest
 
 from bot.i18n import Translator, translator
-from bot.render import board_text
-from bot.render.words import localized_name
+from bot.render import board_text, localized_name
 from bot.storage.models import Match, Seat
 from bot.telegram.texts import describe_entry, hand_caption, lobby_text, move_words
 from engine import Game, MoveEntry, Pass, view_for

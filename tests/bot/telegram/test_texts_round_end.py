@@ -12,11 +12,18 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import translator
-from bot.render import board_text, final_text, render_board, render_final
-from bot.render.final_layout import final_layout
-from bot.render.marks import Mark, legend
-from bot.render.round_end import round_end_points
+from bot.render import (
+    Mark,
+    board_text,
+    final_layout,
+    final_text,
+    legend,
+    render_board,
+    render_final,
+    round_end_points,
+)
 from bot.telegram.texts import describe_entries
+from bot.telegram.webapp_texts import round_end_lines
 from engine import Game, MoveEntry, view_for
 from engine.game import Round
 from engine.view import SeatView
@@ -251,3 +258,22 @@ def test_a_players_draws_in_a_row_are_told_as_one() -> None:
         "Андрей: пас",
         "Ирина: берёт из базара",
     ]
+
+
+def test_the_tables_round_end_says_who_went_out_once() -> None:
+    """The table's lines under the next round's board: «кости кончились» once, in the
+    points' line, not also in the heading above it."""
+    seen = 0
+    for seed in range(12):
+        game = Game.new("fives", PLAYERS, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            rounds_before = len(game.rounds)
+            game.push(rng.choice(game.legal_moves()))
+            last = game.rounds[rounds_before - 1]
+            if len(game.rounds) > rounds_before and last.end == "out":
+                lines = round_end_lines(RU, view_for(game, 0))
+                assert lines and lines[0].startswith(f"Кон {last.number} окончен"), lines
+                assert "\n".join(lines).count("кости кончились") == 1, lines
+                seen += 1
+    assert seen
