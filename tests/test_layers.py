@@ -166,7 +166,7 @@ def test_a_layer_imports_only_what_is_below_it(path: Path) -> None:
 
 # The handlers reach what is stored through the game layer (the game service, the small
 # game modules that keep what else they ask for: bot.game.profiles, lobby_calls,
-# repeated_commands; bot.game.errors): of storage they know only the records' shapes.
+# repeated_commands; bot.game.match_errors): of storage they know only the records' shapes.
 HANDLERS_MAY_USE_OF_STORAGE = {"bot.storage.models"}
 
 

@@ -62,7 +62,7 @@ class NewLobby:
 
 
 @dataclass(frozen=True)
-class Press:
+class LobbyPress:
     """A lobby button, pressed by `person` (`is_admin`: a chat admin, as Telegram says)."""
 
     game_id: str
@@ -160,7 +160,7 @@ def leave(lobby: Match, person: Person, now: Moment, settings: Settings) -> Chan
     return _edited(left, now, settings)
 
 
-def press(match: Match | None, ask: Press, now: Moment, settings: Settings) -> Outcome:
+def press(match: Match | None, ask: LobbyPress, now: Moment, settings: Settings) -> Outcome:
     """A lobby button. Any press whose action still makes sense works, whatever revision
     of the lobby it was made on; a press that no longer does is refused. An option set
     already (pressed twice) is UNCHANGED."""

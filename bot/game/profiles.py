@@ -5,9 +5,9 @@ games he sits in now, across chats."""
 from __future__ import annotations
 
 from bot.game.people import playing
-from bot.storage.errors import BrokenGameError
 from bot.storage.models import Match, UserPrefs
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError
 
 
 class Profiles:

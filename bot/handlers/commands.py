@@ -1,6 +1,6 @@
 """Slash commands: thin handlers that ask the service and reply.
 
-A refusal is raised, not answered here: the error handler (bot.handlers.errors) answers
+A refusal is raised, not answered here: the error handler (bot.handlers.error_handler) answers
 it, as a reply in the user's language.
 """
 
@@ -15,7 +15,7 @@ from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from bot.game import forfeits, rulebook
-from bot.game.errors import BrokenGameError, GameLostError
+from bot.game.match_errors import BrokenGameError, GameLostError
 from bot.game.outcomes import Refusal
 from bot.handlers import notify, repeats
 from bot.handlers.common import (

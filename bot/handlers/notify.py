@@ -17,15 +17,15 @@ import logging
 from telegram import Bot, Chat, Update
 from telegram.ext import ContextTypes
 
-from bot.game.errors import BrokenGameError
 from bot.game.lobby_calls import MAX_SUBSCRIBERS, Subscribed
+from bot.game.match_errors import BrokenGameError
 from bot.game.service import GameService, new_game_id
 from bot.handlers import repeats
 from bot.handlers.common import Deps, deps, is_group, reply, thread_of
 from bot.i18n import Translator, normalize, translator
 from bot.storage.models import Match
 from bot.telegram import api, endings, keyboards, notify_texts
-from bot.telegram.api import Outcome
+from bot.telegram.api import CallOutcome
 from bot.telegram.call_priority import Priority
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
             return
         text = notify_texts.subscribed(tr, place)
     sent = await api.send_text(context.bot, user.id, text)
-    if sent.outcome is Outcome.FORBIDDEN:  # he blocked the bot, or never pressed Start
+    if sent.outcome is CallOutcome.FORBIDDEN:  # he blocked the bot, or never pressed Start
         await calls.unsubscribe(chat.id, thread_id, user.id)
         if choice != "off":
             await _ask_to_start(update, context, group_tr)
@@ -141,7 +141,7 @@ async def call_all(bot: Bot, d: Deps, match: Match, calls: dict[int, str]) -> in
         sent = await api.send_text(
             bot, user_id, text, markup=markup, priority=Priority.OTHER, patient=False
         )
-        if sent.outcome is Outcome.FORBIDDEN:
+        if sent.outcome is CallOutcome.FORBIDDEN:
             await d.calls.unsubscribe(match.chat_id, match.thread_id, user_id)
             log.info("chat %s: a subscriber blocked the bot; dropped", match.chat_id)
         elif sent.ok:

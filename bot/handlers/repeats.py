@@ -33,7 +33,7 @@ from telegram.ext import ContextTypes
 from bot.handlers.common import deps, is_group, reply, thread_of
 from bot.i18n import Translator
 from bot.telegram import api, command_texts
-from bot.telegram.api import Outcome
+from bot.telegram.api import CallOutcome
 from bot.telegram.call_priority import Priority
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ async def answer(
             )
             if sent.message_id is not None:
                 await repeated.answered(chat.id, thread_id, command, sent.message_id, shows)
-            elif sent.outcome is not Outcome.UNCERTAIN:  # not sent: the next one tries again
+            elif sent.outcome is not CallOutcome.UNCERTAIN:  # not sent: the next one tries again
                 await repeated.forget(chat.id, thread_id, command)
             return
         shown = await repeated.answer(chat.id, thread_id, command)

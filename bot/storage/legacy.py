@@ -37,14 +37,13 @@ from bot.storage.models import (
     GroupDelivery,
     HandDelivery,
     Match,
+    MatchStatus,
     Note,
     Seat,
     Variant,
 )
 from engine import Game, StateError, pack, unpack
 from engine.players import computer_player
-
-Status = Literal["lobby", "playing", "over", "cancelled"]
 
 
 class _OldSeat(BaseModel):
@@ -81,7 +80,7 @@ class ChatGame(BaseModel):
     id: str
     chat_id: int
     thread_id: int | None = None
-    status: Status = "lobby"
+    status: MatchStatus = "lobby"
     variant: Variant = "fives"
     creator_id: int
     creator_name: str = ""

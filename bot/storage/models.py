@@ -32,7 +32,7 @@ def known_game(variant: str) -> str:
 
 # A game's name: stored as a plain string, read only if engine.VARIANTS has it.
 Variant = Annotated[str, AfterValidator(known_game)]
-Status = Literal["lobby", "playing", "over", "cancelled"]
+MatchStatus = Literal["lobby", "playing", "over", "cancelled"]
 Level = Literal["easy", "strong"]
 SeatKind = Literal["person", "computer"]
 # How a cancelled match ended (a finished one is "over"): what every message of it says.
@@ -104,7 +104,7 @@ class Match(BaseModel):
     id: str
     chat_id: int
     thread_id: int | None = None
-    status: Status = "lobby"
+    status: MatchStatus = "lobby"
     # The default is the stored format's, not the registry's first game: it must not
     # move when games are added.
     variant: Variant = "fives"

@@ -12,7 +12,6 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.storage.common import as_bytes
-from bot.storage.errors import BrokenGameError, NewerGameError
 from bot.storage.legacy import (
     SECOND_FORMAT,
     THIRD_FORMAT,
@@ -22,6 +21,7 @@ from bot.storage.legacy import (
     second_release,
 )
 from bot.storage.models import MATCH_FORMAT, Match
+from bot.storage.store_errors import BrokenGameError, NewerGameError
 
 log = logging.getLogger(__name__)
 

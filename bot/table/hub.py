@@ -24,8 +24,8 @@ from aiohttp import web
 from redis.exceptions import RedisError
 
 from bot.game import ratings
-from bot.game.errors import StoreError
-from bot.game.records import Current
+from bot.game.match_errors import StoreError
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.i18n import Translator
 from bot.table.initdata import Identity

@@ -12,8 +12,8 @@ from collections.abc import Collection
 from typing import Any
 
 from bot.game import forfeits
+from bot.game.match_records import Current
 from bot.game.options import MAX_SEATS, TURN_CHOICES, has_clock, target_choices
-from bot.game.records import Current
 from bot.i18n import Translator
 from bot.settings import Settings
 from bot.storage.models import Match

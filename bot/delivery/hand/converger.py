@@ -37,7 +37,7 @@ from bot.delivery.hand.plan import (
 from bot.delivery.hand.results import apply_result
 from bot.delivery.liveness import Liveness
 from bot.game.clock import reminder_at
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.delivery_records import DeliveryRecord, DeliveryRecords
@@ -45,7 +45,7 @@ from bot.storage.models import GroupDelivery, HandDelivery, Match
 from bot.storage.presence import Presence
 from bot.storage.stored import Stored
 from bot.telegram import api, endings
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -164,7 +164,7 @@ class HandConverger:
                 )
             finally:
                 self._showing.pop(key, None)
-            if result.outcome is not Outcome.SUPERSEDED:
+            if result.outcome is not CallOutcome.SUPERSEDED:
                 self._waiting.pop(key, None)
             version = -1 if game is None else game.version
             retry, recorded = await self._record(
@@ -279,7 +279,7 @@ class HandConverger:
         retry = retry_at(result, recorded.failures if recorded is not None else 1, now)
         if retry is not None:
             return retry, recorded
-        if outcome is Outcome.FORBIDDEN:
+        if outcome is CallOutcome.FORBIDDEN:
             await self.service.player_blocked(match.chat_id, match.thread_id, match.id, seat)
             return None, recorded
         return None, recorded

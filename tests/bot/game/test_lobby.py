@@ -64,7 +64,7 @@ def press(match: Match | None, action: LobbyAction, who: Person = ANDREY, **kw: 
     value = kw.pop("value", "")
     game_id = kw.pop("game_id", "newgame1")
     at = kw.pop("now", NOW)
-    pressed = lobby.Press(game_id, action, value, who, kw.pop("is_admin", False))
+    pressed = lobby.LobbyPress(game_id, action, value, who, kw.pop("is_admin", False))
     return lobby.press(match, pressed, at, SETTINGS)
 
 

@@ -11,7 +11,7 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.game import ratings
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.render import signed
 from bot.storage import scores as scores_module
 from bot.storage.keys import Keys

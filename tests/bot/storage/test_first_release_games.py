@@ -18,9 +18,9 @@ import pytest
 from bot.game.options import LobbyAction
 from bot.game.people import Person
 from bot.game.service import GameService
-from bot.storage.errors import GameLostError, NewerGameError
 from bot.storage.legacy import first_release
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match
+from bot.storage.store_errors import GameLostError, NewerGameError
 from bot.storage.stored import parse_match
 from engine import Game, pack
 from engine.players import computer_player

@@ -20,17 +20,17 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from bot.game.match_records import Current
 from bot.game.options import LobbyAction
 from bot.game.people import Person
-from bot.game.records import Current
 from bot.game.service import GameService, Played
 from bot.i18n import translator
 from bot.render import localized_name
 from bot.settings import Settings
-from bot.storage.errors import BrokenGameError, GameLostError, NewerGameError
 from bot.storage.keys import Keys
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match, Note, Seat
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError, GameLostError, NewerGameError
 from bot.storage.stored import parse_match
 from engine import ALL_TILES, Game, pack, unpack
 from engine.compact import FORMAT as ENGINE_FORMAT

@@ -23,10 +23,10 @@ from bot.game.clock import Moment
 from bot.game.outcomes import KEPT, Change, Outcome, Refusal, Unchanged
 from bot.game.people import playing
 from bot.storage.common import backoff
-from bot.storage.errors import BrokenGameError, ConflictError, GameLostError, NewerGameError
-from bot.storage.games import EngineCache
+from bot.storage.engine_cache import EngineCache
 from bot.storage.models import Match
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError, ConflictError, GameLostError, NewerGameError
 from bot.storage.stored import LOST, Stored
 from engine import Game, NewerFormatError, StateError, pack
 

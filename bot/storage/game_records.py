@@ -20,10 +20,10 @@ from redis.asyncio import Redis
 from bot.storage import scripts
 from bot.storage.common import DAY, GAME_TTL, MAX_ATTEMPTS, RECORD_TTL, as_bytes, backoff
 from bot.storage.due import DueIndex
-from bot.storage.errors import ConflictError
 from bot.storage.keys import Keys
 from bot.storage.migration import Migration
 from bot.storage.models import GroupDelivery, HandDelivery, Match
+from bot.storage.store_errors import ConflictError
 from bot.storage.stored import LOST, Lost, Stored, stored_delivery, stored_match
 
 M = TypeVar("M", bound=BaseModel)
