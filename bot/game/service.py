@@ -82,7 +82,7 @@ class GameService(MatchRecords):
     ) -> None:
         super().__init__(store, clock, engines)
         self.settings = settings
-        self.standings = Tally(store.scores)
+        self.tally = Tally(store.scores)
 
     async def chat_language(self, chat_id: int) -> str:
         return await self.store.prefs.chat_language(chat_id) or self.settings.default_language
@@ -492,4 +492,4 @@ class GameService(MatchRecords):
 
     async def count_if_over(self, current: Current) -> None:
         """A finished match counts in its chat's stats and ratings (once, whoever calls)."""
-        await self.standings.count(current)
+        await self.tally.count(current)

@@ -337,11 +337,11 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    lines = await deps(context).service.standings.stats(chat.id)
+    lines = await deps(context).service.tally.stats(chat.id)
     if not lines:
         await repeats.answer(update, context, tr, "stats", rating_texts.no_stats(tr))
         return
-    found = await deps(context).service.standings.ratings(chat.id)
+    found = await deps(context).service.tally.ratings(chat.id)
     await repeats.answer(update, context, tr, "stats", rating_texts.stats_text(tr, lines, found))
 
 
@@ -351,7 +351,7 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    found = await deps(context).service.standings.ratings(chat.id)
+    found = await deps(context).service.tally.ratings(chat.id)
     await repeats.answer(update, context, tr, "top", rating_texts.top_text(tr, found))
 
 

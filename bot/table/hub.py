@@ -221,5 +221,5 @@ class Hub:
         """A finished match's rating changes by seat, for its final table."""
         if current is None or current.match.status != "over":
             return None
-        rated = await self.service.standings.final_changes(current)
+        rated = await self.service.tally.final_changes(current)
         return ratings.seat_changes(current.match, rated)

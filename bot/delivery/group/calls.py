@@ -124,7 +124,7 @@ class GroupCalls:
             left = forfeits.left_seats(match)
             view = forfeits.shown_view(view_for(current.game), left)
             # As the service stored them (it rates a match before we hear it ended).
-            rated = await self.service.standings.final_changes(current)
+            rated = await self.service.tally.final_changes(current)
             changes = ratings.seat_changes(match, rated)
             notes = []
             if match.ended == "silence":  # the standings as the game was left

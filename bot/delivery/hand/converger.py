@@ -231,7 +231,7 @@ class HandConverger:
 
     async def _rating_change(self, match: Match, game: Game | None, user_id: int) -> int | None:
         """What the finished match changed of this person's rating (None: not rated)."""
-        changes = await self.service.standings.final_changes(Current(match, game))
+        changes = await self.service.tally.final_changes(Current(match, game))
         return None if changes is None else changes.get(user_id)
 
     async def _group_record(self, match: Match) -> GroupDelivery | None:
