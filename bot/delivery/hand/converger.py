@@ -22,6 +22,7 @@ import logging
 from collections.abc import Callable
 
 from bot import metrics
+from bot.delivery.at_table import AtTable
 from bot.delivery.claims import Claims, retry_at
 from bot.delivery.hand.calls import HandCalls
 from bot.delivery.hand.plan import (
@@ -42,7 +43,6 @@ from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.delivery_records import DeliveryRecord, DeliveryRecords
 from bot.storage.models import GroupDelivery, HandDelivery, Match
-from bot.storage.presence import Presence
 from bot.storage.stored import Stored
 from bot.telegram import api, endings
 from bot.telegram.api import CallOutcome, Result
@@ -62,12 +62,11 @@ class HandConverger:
         service: GameService,
         liveness: Liveness,
         clock: Callable[[], float],
-        presence: Presence | None = None,
+        at_table: AtTable | None = None,
     ) -> None:
         self.service = service
         self.records: DeliveryRecords = service.store.deliveries
-        # Who has the live table open (None: no table is served, nobody has).
-        self.presence = presence
+        self.at_table = at_table or AtTable(None)  # who has the live table open
         self.liveness = liveness
         self.claims = Claims(liveness)
         self.clock = clock
@@ -141,12 +140,10 @@ class HandConverger:
                     return None
                 step = HandStep(HandCall.STRIP, shown.message_id)
             requests = match.seats[seat].hand_requests
-            if self.presence is not None and table_holds_hand(step, want, shown, requests):
-                at_table = await self.presence.present(
-                    match.chat_id, match.thread_id, match.id, [user_id], self.clock()
-                )
-                if user_id in at_table:
-                    return at_table[user_id]  # his table shows it; back when it may lapse
+            if self.at_table.served and table_holds_hand(step, want, shown, requests):
+                lapses = await self.at_table.lapses(match, user_id, self.clock())
+                if lapses is not None:
+                    return lapses  # his table shows it; back when it may lapse
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0
