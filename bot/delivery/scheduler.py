@@ -31,11 +31,11 @@ from bot.delivery.hand.plan import hand_want
 from bot.delivery.liveness import Liveness
 from bot.delivery.lost_notice import tell_lost
 from bot.delivery.turns import TurnTarget
-from bot.game.records import DEADLINE_SLACK, Current
+from bot.game.match_records import DEADLINE_SLACK, Current
 from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.due import DueIndex
-from bot.storage.errors import BrokenGameError, NewerGameError
+from bot.storage.store_errors import BrokenGameError, NewerGameError
 from bot.telegram import api
 
 log = logging.getLogger(__name__)

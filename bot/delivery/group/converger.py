@@ -35,17 +35,17 @@ from bot.delivery.group.plan import (
 )
 from bot.delivery.group.results import apply_result
 from bot.delivery.liveness import Liveness
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.settings import Settings
 from bot.storage.delivery_records import DeliveryRecord
-from bot.storage.errors import BrokenGameError
 from bot.storage.models import BoardMessage, GroupDelivery, Match
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError
 from bot.storage.stored import Stored
 from bot.telegram import api
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from bot.telegram.call_priority import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
 from engine import Game
 
@@ -211,8 +211,8 @@ class GroupConverger:
 
         def apply(shown: GroupDelivery) -> None:
             outcome = result.outcome
-            if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
-                if outcome is Outcome.RETRY and step.call not in ANSWER_CALLS:
+            if outcome in (CallOutcome.RETRY, CallOutcome.FAILED, CallOutcome.UNCERTAIN):
+                if outcome is CallOutcome.RETRY and step.call not in ANSWER_CALLS:
                     shown.calls = shown.calls[:-1]  # refused: it did not count
                     if step.call in BOARD_CALLS:
                         shown.paced = shown.paced[:-1]
@@ -245,11 +245,11 @@ class GroupConverger:
         )
         if result.ok and posted and self.on_posted is not None:
             self.on_posted(match.chat_id, match.thread_id)
-        if result.outcome is Outcome.FORBIDDEN:
+        if result.outcome is CallOutcome.FORBIDDEN:
             log.info("cannot write to chat %s: its game is abandoned", match.chat_id)
             await self.service.abandon(match.chat_id, match.thread_id, match.id)
             return None, recorded
-        if result.outcome is Outcome.MIGRATED and result.new_chat_id is not None:
+        if result.outcome is CallOutcome.MIGRATED and result.new_chat_id is not None:
             log.info("chat %s moved to %s", match.chat_id, result.new_chat_id)
             threads = await self.service.move_chat(match.chat_id, result.new_chat_id)
             if self.on_moved is not None:

@@ -38,14 +38,14 @@ from bot.delivery.hand.plan import (
 from bot.delivery.hand.results import apply_result
 from bot.delivery.liveness import Liveness
 from bot.game.clock import reminder_at
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.delivery_records import DeliveryRecord, DeliveryRecords
 from bot.storage.models import GroupDelivery, HandDelivery, Match
 from bot.storage.stored import Stored
 from bot.telegram import api, endings
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -161,7 +161,7 @@ class HandConverger:
                 )
             finally:
                 self._showing.pop(key, None)
-            if result.outcome is not Outcome.SUPERSEDED:
+            if result.outcome is not CallOutcome.SUPERSEDED:
                 self._waiting.pop(key, None)
             version = -1 if game is None else game.version
             retry, recorded = await self._record(
@@ -228,7 +228,7 @@ class HandConverger:
 
     async def _rating_change(self, match: Match, game: Game | None, user_id: int) -> int | None:
         """What the finished match changed of this person's rating (None: not rated)."""
-        changes = await self.service.standings.final_changes(Current(match, game))
+        changes = await self.service.tally.final_changes(Current(match, game))
         return None if changes is None else changes.get(user_id)
 
     async def _group_record(self, match: Match) -> GroupDelivery | None:
@@ -276,7 +276,7 @@ class HandConverger:
         retry = retry_at(result, recorded.failures if recorded is not None else 1, now)
         if retry is not None:
             return retry, recorded
-        if outcome is Outcome.FORBIDDEN:
+        if outcome is CallOutcome.FORBIDDEN:
             await self.service.player_blocked(match.chat_id, match.thread_id, match.id, seat)
             return None, recorded
         return None, recorded
