@@ -156,9 +156,15 @@ class HandConverger:
             if want is not None and want.text and over and not _tidying(step):
                 rating = await self._rating_change(match, game, user_id)
             try:
-                result = await self.calls.perform(
-                    match, game, seat, user_id, step, want, since, abandon, final_id, rating
-                )
+                if step.call is HandCall.SEND and await self._never_opened(match, user_id):
+                    # Telegram refuses a bot's first word to a person who never opened its
+                    # private chat: one who sat down at the live table and never did is not
+                    # asked (his table shows it all), and is taken as refused at once.
+                    result = Result(CallOutcome.FORBIDDEN, unsent=True)
+                else:
+                    result = await self.calls.perform(
+                        match, game, seat, user_id, step, want, since, abandon, final_id, rating
+                    )
             finally:
                 self._showing.pop(key, None)
             if result.outcome is not CallOutcome.SUPERSEDED:
@@ -175,6 +181,16 @@ class HandConverger:
                 if remind_at is None or remind_at > self.clock():
                     return remind_at
         return self.clock()
+
+    async def _never_opened(self, match: Match, user_id: int) -> bool:
+        """Whether the person took his seat at the live table and never opened the bot's
+        private chat (no `/start` there), so Telegram would refuse any message to him."""
+        if not self.at_table.served:
+            return False
+        store = self.service.store
+        if not await store.tables.seated(match.chat_id, match.thread_id, match.id, user_id):
+            return False
+        return not (await store.prefs.user(user_id)).started
 
     def _reminder_due(
         self, match: Match, want: HandWant | None, shown: HandDelivery
