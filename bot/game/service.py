@@ -197,7 +197,16 @@ class GameService(MatchRecords):
         )
         assert current is not None
         if change is not None:  # the live table finds the new lobby by its id
-            await self.store.tables.note_game(current.match.id, chat_id, thread_id)
+            tables = self.store.tables
+            await tables.note_game(current.match.id, chat_id, thread_id)
+            # A seat the finished game's table held stays the table's: its person may
+            # never have opened the private chat, and plays the rematch at the table too.
+            for seat in current.match.seats:
+                user_id = seat.user_id
+                if user_id is not None and await tables.seated(
+                    chat_id, thread_id, game_id, user_id
+                ):
+                    await tables.note_seated(chat_id, thread_id, current.match.id, user_id)
         return current
 
     # -- playing --------------------------------------------------------------------
