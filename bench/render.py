@@ -1,7 +1,6 @@
 """How fast the pictures render, and how large they are.
 
     .venv/bin/python bench/render.py            # timings and sizes, per variant
-    .venv/bin/python bench/render.py --samples docs/pictures   # write the sample pictures
 
 Boards are timed on a full table (all 28 tiles down) after one warm-up render
 (sprites and fonts are cached per process, as in the bot); the first, cold render
@@ -21,14 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.render import Picture, render_board, render_final, render_hand
-from bot.render.layout import board_layout
-from bot.render.samples import PLAYERS, catalog, full_table, play, with_table
-from bot.render.samples import main as write_samples
+from bot.render import Picture, board_layout, render_board, render_final, render_hand
 from engine.table import Table
 from engine.tiles import End
 from engine.variants import VARIANTS, ruleset
 from engine.view import SeatView, view_for
+from tests.support.samples import PLAYERS, catalog, full_table, play, with_table
 
 BOARD_MS = 15.0
 BOARD_BYTES = 200 * 1024
@@ -63,10 +60,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--samples", metavar="DIR", help="write the sample pictures to DIR instead")
     args = parser.parse_args()
-    if args.samples:
-        return write_samples([args.samples])
     ok = True
     russian = catalog("ru")
     columns = ("cold ms", "median ms", "p99 ms", "size KB")

@@ -29,7 +29,7 @@ from bot.game.outcomes import Refusal
 from bot.game.people import Person
 from bot.game.service import GameService
 from bot.i18n import translator
-from bot.render.ends import EndName
+from bot.render import EndName
 from bot.table.initdata import Identity
 from bot.table.messages import HAND_ACTIONS, Action, read_doubles, read_play
 from bot.telegram import texts

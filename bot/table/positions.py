@@ -1,7 +1,7 @@
 """The board as plain data for the page's SVG: each tile's box and pips, each open end's
 mark with its name (colour and arrow), in the board picture's own coordinates.
 
-It converts the board picture's layout (bot.render.layout), so the page and the picture
+It converts the board picture's layout (bot.render.layout.board_layout), so the page and the picture
 lay the tiles alike; the one function to change when the layout changes.
 """
 
@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.render.board_geometry import mark_radius
-from bot.render.ends import end_names, names_or_own
-from bot.render.layout import board_layout
-from bot.render.theme import RGB
+from bot.render import RGB, board_layout, end_names, mark_radius, names_or_own
 from engine import SeatView
 
 

@@ -9,7 +9,7 @@ answer; a stopped game's board is a board, sent ahead of the others (`Ticket.ahe
 first in line, and it may take the last call but one).
 (The delivery layer paces the boards, lobbies and final tables from the same window,
 `BudgetStore.group_calls`, so that they wait before they are drawn, and leave room for
-the answers still to come: `bot.delivery.plan.board_room_at`.)
+the answers still to come: `bot.delivery.group.plan.board_room_at`.)
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from html import escape
 from bot.game.clock import HOUR
 from bot.game.options import has_clock
 from bot.i18n import Translator
-from bot.render.words import localized_name
+from bot.render import localized_name
 from bot.settings import Settings
 from bot.storage.models import Match
 from engine import SeatView

@@ -15,7 +15,7 @@ from html import escape
 from babel.lists import format_list
 
 from bot.i18n import LANGUAGES, N_, Translator
-from bot.render.words import localized_name
+from bot.render import localized_name
 from bot.storage.models import Match
 from bot.telegram import texts
 from engine import SeatView

@@ -12,7 +12,7 @@ from html import escape
 
 from bot.game import forfeits
 from bot.i18n import Translator
-from bot.render.words import localized_name, signed
+from bot.render import localized_name, signed
 from bot.storage.models import Match
 from engine import SeatView
 

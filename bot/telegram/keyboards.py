@@ -9,7 +9,7 @@ from telegram.helpers import create_deep_linked_url
 
 from bot.game.options import TURN_CHOICES, LobbyAction, next_option, target_choices
 from bot.i18n import Translator
-from bot.render.ends import EndName, end_names, label
+from bot.render import EndName, end_names, label
 from bot.storage.models import Match
 from bot.telegram import callbacks as cb
 from bot.telegram.texts import variant_name

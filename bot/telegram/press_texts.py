@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from bot.game.options import LobbyAction
 from bot.i18n import N_, Translator
-from bot.render.ends import EndName
+from bot.render import EndName
 from bot.telegram.texts import move_words
 from engine import End
 

@@ -7,7 +7,7 @@ from html import escape
 
 from bot.game.ratings import shown
 from bot.i18n import Translator
-from bot.render.words import signed, variant_title
+from bot.render import signed, variant_title
 from bot.storage.models import RatingLine, StatLine
 from engine.variants import VARIANTS
 

@@ -10,9 +10,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from bot.i18n import N_, Translator
-from bot.render.ends import EndName, end_names, label
-from bot.render.move_words import play_words
-from bot.render.words import localized_name, variant_title
+from bot.render import EndName, end_names, label, localized_name, play_words, variant_title
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings
 from engine import Doubles, End, MoveEntry, Pass, Play, SeatView
@@ -136,7 +134,7 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
     for number, seat in enumerate(game.seats, start=1):
         if seat.user_id is None:
             kind = tr("strong") if seat.level == "strong" else tr("easy")
-            lines.append(f"{number}. 🤖 {escape(localized_name(tr, seat.name))} ({kind})")
+            lines.append(f"{number}. 🤖 {escape(localized_name(tr, seat.player))} ({kind})")
         else:
             lines.append(f"{number}. {escape(seat.name)}")
     players = max(len(game.seats), 2)
@@ -206,7 +204,7 @@ def describe_entry(
     draws: int = 1,
 ) -> str:
     """«Андрей: 3:5 🔵⬅️ (+4)» in the caption's words (HTML); `names`: the ends' names
-    just before the move (see `bot.render.history`); `draws`: how many draws in a row."""
+    just before the move (see `bot.render.words.history`); `draws`: how many draws in a row."""
     name = localized_name(tr, view.players[entry.seat])
     points = entry.points
     if entry.text == "draw" and draws > 1:

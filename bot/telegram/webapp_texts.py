@@ -11,18 +11,22 @@ import re
 from collections.abc import Collection, Sequence
 
 from bot.i18n import Translator
-from bot.render import final_text
-from bot.render.ends import end_names, label
-from bot.render.history import names_before
-from bot.render.move_words import (
+from bot.render import (
     action_points,
     action_words,
     count_parts,
     count_words,
+    end_names,
+    final_text,
+    label,
+    localized_name,
+    names_before,
+    points_name_who_went_out,
     recent_actions,
+    round_end_points,
+    round_end_words,
+    variant_title,
 )
-from bot.render.round_end import points_name_who_went_out, round_end_points, round_end_words
-from bot.render.words import localized_name, variant_title
 from bot.settings import Settings
 from bot.storage.models import Match
 from bot.telegram import clock_texts, endings, press_texts, texts

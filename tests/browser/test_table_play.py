@@ -6,6 +6,7 @@ match goes on to its final table."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -13,14 +14,18 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from bot.i18n import translator
 from bot.table.session import PER_SECOND
-from engine import Game, Play, unpack, view_for
+from bot.telegram.texts import REFUSALS
+from engine import Game, Play, pack, unpack, view_for
+from tests.bot.conftest import position
 from tests.browser.conftest import Site
 from tests.browser.test_table import check_table_against, hand_shown, shot, version
 from tests.support.players import Human
 from tests.support.waiting import until
 
 YOUR_TURN = re.compile(r"\bturn\b")
+NOT_YOUR_TURN = translator("ru")(REFUSALS["not_your_turn"])
 PACE = 2 / PER_SECOND  # seconds between a person's taps, well within the table's limit
 
 
@@ -122,6 +127,7 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
     rounds_seen = 1
     reloaded = False
     tapped = 0.0
+    refused_once = False
     while True:
         match, game = until(lambda: stored(site, group.id, page), "the page up to date", 60)
         check_table_against(page, game)
@@ -144,6 +150,7 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
         if mine:
             expect(page.locator("#hand")).to_have_class(YOUR_TURN)
             expect(row).to_have_class(YOUR_TURN)
+            assert "notification:warning" in page.evaluate("window.hapticCalls")  # his turn
             # No faster than a person taps: the table refuses a machine's pace (too_fast).
             person_s_pace(tapped)
             tap_a_move(page, game, seat, rng, shots)
@@ -151,6 +158,14 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
         else:
             expect(page.locator("#hand")).not_to_have_class(YOUR_TURN)
             expect(page.locator("#hand-actions button")).to_have_count(0)
+            if not refused_once:  # a tile tapped out of turn: the server's words, a buzz
+                refused_once = True
+                person_s_pace(tapped)
+                page.locator("#hand-tiles button.tile").first.click()
+                tapped = time.monotonic()
+                expect(page.locator("#toast")).to_have_text(NOT_YOUR_TURN)
+                assert "notification:error" in page.evaluate("window.hapticCalls")
+                assert site.match(group.id)["rev"] == match["rev"]
         move_stored(site, group.id, match["rev"], page, None if mine else irina_plays)
         moves += 1
         assert moves < 400, "a fives match to 25 takes far fewer moves"
@@ -163,6 +178,91 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
     assert max(public.totals) >= 25
     winner = public.totals.index(max(public.totals))
     expect(page.locator(f"#players tr[data-seat='{winner}'] td.name")).to_contain_text("1.")
-    assert reloaded and irina_plays.moves > 0
+    assert reloaded and refused_once and irina_plays.moves > 0
     assert not irina_plays.refusals, irina_plays.refusals
     shot(page, "final")
+
+
+def test_muggins_doubles_are_picked_and_laid_from_the_table(site: Site) -> None:
+    """A muggins seat holding two doubles for the two ends: the page offers the sets of
+    doubles by the ends' names, and one tap lays them together."""
+    api = site.api
+    irina = api.add_user("Ирина", language_code="ru")
+    andrei = api.add_user("Андрей", language_code="ru")
+    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
+    greeted = api.start_bot(irina)
+    api.wait_message(irina.id, after=greeted)
+    api.send_text(irina, group.id, "/newgame")
+    game_id = site.lobby(group.id)["id"]
+    creator = site.open(irina, game_id)
+    page = site.open(andrei, game_id)
+    page.locator("button[data-action=join]").click()
+    expect(creator.locator("#seats li")).to_have_count(2)
+    creator.locator("button[data-action=variant][data-value='muggins']").click()
+    expect(creator.locator("button[data-action=variant][data-value='muggins']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    creator.locator("button[data-action=start]").click()
+    expect(page.locator("#hand")).to_be_visible()
+
+    # Ирина opened 3:2; Андрей holds 3:3 and 2:2 (the stored game set to that position).
+    stored = until(lambda: stored_playing(site, group.id), "the game stored", 20)
+    names = [seat["name"] for seat in stored["seats"]]
+    assert [seat["user_id"] for seat in stored["seats"]] == [irina.id, andrei.id]
+    game = position(
+        "muggins",
+        names,
+        ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
+        moves=["3:2"],
+    )
+    stored.update(engine=pack(game), rev=stored["rev"] + 1)
+    site.store.set(f"{site.prefix}:{{c{group.id}}}:game:0", json.dumps(stored))
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-version", str(stored["rev"]))
+
+    page.locator("#hand-actions button[data-action=choose-doubles]").click()
+    expect(page.locator("#hand-prompt")).to_have_text("Выберите от 2 до 4 дублей и их концы.")
+    offered = page.locator("#hand-actions button[data-action=doubles]")
+    expect(offered).to_have_count(1)
+    expect(offered).to_have_text("3:3 🔵⬅️ 3 + 2:2 🟠➡️ 2")
+    offered.click()
+    laid = until(
+        lambda: len(unpack(site.match(group.id)["engine"]).round.moves) > 1, "the doubles laid"
+    )
+    assert laid
+    assert unpack(site.match(group.id)["engine"]).round.moves[1].text == "3:3@W+2:2@E"
+    expect(page.locator("#board g[data-tile]")).to_have_count(3)
+
+
+def stored_playing(site: Site, chat: int) -> dict[str, Any] | None:
+    match = site.match(chat)
+    return match if match["status"] == "playing" and match["engine"] else None
+
+
+def test_a_practice_game_opens_from_the_private_chat_and_gives_hints(site: Site) -> None:
+    """The private chat's `web_app` button opens the page naming its game (Telegram signs
+    no start parameter for it); the practice game is started and hinted from the page."""
+    api = site.api
+    andrei = api.add_user("Андрей", language_code="ru")
+    api.start_bot(andrei)
+    sent = api.send_text(andrei, andrei.id, "/practice fives")
+    lobby = api.wait_message(andrei.id, after=sent, where=lambda m: bool(m.buttons))
+    (opener,) = [b for b in lobby.buttons if "web_app" in b.raw]
+    assert opener.text == "🎲 Открыть стол"
+    address = str(opener.raw["web_app"]["url"])
+    game_id = site.match(andrei.id)["id"]
+    assert address == f"https://table.invalid/table/?game={game_id}"
+
+    page = site.open(andrei, "")  # init data without a start parameter
+    page.goto(site.base + "/table/?game=" + game_id)
+    page.locator("button[data-action=start]").click()
+    expect(page.locator("#hand")).to_have_class(YOUR_TURN)
+    hint = page.locator("#hand-actions button[data-action=hint]")
+    expect(hint).to_have_text("💡 Подсказка")
+    before = site.match(andrei.id)["rev"]
+    hint.click()
+    expect(page.locator("#toast")).not_to_be_empty()
+    said = toast(page)
+    assert said not in {translator("ru")(text) for text in REFUSALS.values()}, said
+    assert "notification:success" in page.evaluate("window.hapticCalls")
+    assert site.match(andrei.id)["rev"] == before  # a hint changes nothing

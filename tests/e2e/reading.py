@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render.ends import end_names
+from bot.render import end_names
 from bot.telegram.callbacks import EndPress
 from engine import Game, Table, Tile
 from tests.bot.telegram.test_texts_sent import GENDER_SUFFIX, NOTATION, texts_in

@@ -15,7 +15,7 @@ import random
 import re
 import time
 
-from bot.render.words import signed
+from bot.render import signed
 from tests.e2e.harness import board_messages, final_rating_changes, final_totals, round_of
 from tests.e2e.reading import bot_messages
 from tests.fakebotapi import FakeBotApi

@@ -10,9 +10,15 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import translator
-from bot.render import board_text, final_text, render_board, render_final, render_hand
-from bot.render.board_geometry import PICTURE_HEIGHT, PICTURE_WIDTH
-from bot.render.samples import sample_views
+from bot.render import (
+    PICTURE_HEIGHT,
+    PICTURE_WIDTH,
+    board_text,
+    final_text,
+    render_board,
+    render_final,
+    render_hand,
+)
 from bot.storage.models import Match
 from bot.telegram import keyboards
 from bot.telegram.texts import lobby_text
@@ -21,6 +27,7 @@ from engine.ai import ExpertPlayer, RandomPlayer
 from tests.engine.test_ai import follow_the_engine, play_whole_games
 from tests.extra_game import Quick, quick_registered
 from tests.render.test_pictures import decoded, positions
+from tests.support.samples import sample_views
 
 NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]
 RU = translator("ru")

@@ -10,13 +10,13 @@ import pytest
 
 from bot.i18n import translator
 from bot.render import board_text
-from bot.render import status_column as column
-from bot.render.board import draw_board
-from bot.render.ends import end_names
-from bot.render.samples import play
+from bot.render.board import status_column as column
+from bot.render.board.board_picture import draw_board
+from bot.render.words.ends import end_names
 from engine.tiles import End
 from engine.view import SeatView, view_for
 from tests.engine.helpers import build_table
+from tests.support.samples import play
 
 RU = translator("ru")
 # The table of the report: ends 4 (a 4:4), 1, 0 (the house's empty side) and 2 (a 2:2).

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from bot.game.hints import Hint, Reason
 from bot.i18n import translator
-from bot.render import board as board_module
-from bot.render.board_geometry import mark_size
-from bot.render.captions import board_text
-from bot.render.ends import EndName, end_names
-from bot.render.hand import footer_ends, hand_slots
-from bot.render.layout import board_layout, layout_board
+from bot.render.board import board_picture as board_module
+from bot.render.hand.hand_picture import footer_ends, hand_slots
+from bot.render.layout.board_geometry import mark_size
+from bot.render.layout.board_layout import board_layout, layout_board
+from bot.render.words.captions import board_text
+from bot.render.words.ends import EndName, end_names
 from bot.storage.models import BoardMessage, GroupDelivery, Match, Seat
 from bot.telegram import callbacks, keyboards, texts
 from bot.telegram.hint_texts import hint_line
@@ -204,7 +204,7 @@ def test_every_arrow_points_to_free_felt() -> None:
 def test_a_past_move_is_named_as_its_buttons_named_the_end_just_before_it() -> None:
     """The group's «since the last picture» list and the caption's last move call the end
     a tile went to what the buttons called it when the move was made."""
-    from bot.delivery.board_caption import board_caption
+    from bot.delivery.group.caption import board_caption
 
     compared = listed = 0
     labels: list[dict[End, str]] = []  # before each move of the round: end -> its button

@@ -13,17 +13,17 @@ from PIL import Image
 
 from bot.i18n import LANGUAGES, translator
 from bot.render import final_text, render_final
-from bot.render.captions import CAPTION_LIMIT
-from bot.render.final_layout import (
+from bot.render.final.final_layout import (
     CARD,
+    FINAL_WIDTH,
     SCORE_X,
-    WIDTH,
     FinalLayout,
     final_layout,
-    final_order,
 )
-from bot.render.lines import MIN_SIZE
-from bot.render.marks import Mark
+from bot.render.kit.lines import MIN_SIZE
+from bot.render.words.captions import CAPTION_LIMIT
+from bot.render.words.marks import Mark
+from bot.render.words.rounds import final_order
 from engine import Game, view_for
 from engine.view import SeatView
 
@@ -67,7 +67,7 @@ def check_layout(view: SeatView, layout: FinalLayout) -> None:
         assert name.size >= READABLE
     for line in layout.footer:
         assert "…" not in line.words
-        assert line.width <= line.room + 0.5 and 0 <= line.left <= WIDTH - line.width
+        assert line.width <= line.room + 0.5 and 0 <= line.left <= FINAL_WIDTH - line.width
         assert line.size >= READABLE and line.bottom <= layout.height
     assert grid.bottom < layout.height
 
@@ -128,7 +128,7 @@ def test_many_rounds_wrap_into_blocks_that_line_up() -> None:
     firsts = [t for t in headers if round(t.x) == starts[0]]
     assert len(firsts) == grid.blocks
     image = Image.open(io.BytesIO(render_final(view, translator("ru")).data))
-    assert image.size == (WIDTH, layout.height)
+    assert image.size == (FINAL_WIDTH, layout.height)
 
 
 def test_the_final_picture_reads_on_a_phone() -> None:
@@ -137,7 +137,7 @@ def test_the_final_picture_reads_on_a_phone() -> None:
         layout = final_layout(view, translator("ru"), {0: 3})
         sizes = [t.size for t in layout.grid.texts] if layout.grid else []
         sizes += [line.size for line in layout.footer]
-        assert min(sizes) * PHONE_WIDTH / WIDTH >= 8
+        assert min(sizes) * PHONE_WIDTH / FINAL_WIDTH >= 8
     assert READABLE >= MIN_SIZE
 
 

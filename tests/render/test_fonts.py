@@ -5,11 +5,21 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.render.draw import text
-from bot.render.fonts import BOLD, ELLIPSIS, REGULAR, can_draw, coverage, fit, font, printable, wrap
-from bot.render.samples import play
-from bot.render.words import player_name
+from bot.render.kit.draw import text
+from bot.render.kit.fonts import (
+    BOLD,
+    ELLIPSIS,
+    REGULAR,
+    can_draw,
+    coverage,
+    fit,
+    font,
+    printable,
+    wrap,
+)
+from bot.render.words.naming import player_name
 from engine.view import view_for
+from tests.support.samples import play
 
 NOTDEF = "\U0010fffd"  # a private-use code point no font maps: drawn as the .notdef box
 
@@ -40,7 +50,7 @@ def test_the_character_map_agrees_with_the_rendered_glyphs() -> None:
 def test_fonts_come_from_the_package() -> None:
     from importlib import resources
 
-    folder = resources.files("bot.render") / "fonts"
+    folder = resources.files("bot.render.kit") / "fonts"
     for name in (REGULAR, BOLD, "LICENSE"):
         assert (folder / name).is_file()
     assert ord("Ж") in coverage(REGULAR) and ord("Ж") in coverage(BOLD)

@@ -10,20 +10,20 @@ from PIL import Image
 
 from bot.i18n import LANGUAGES, translator
 from bot.render import render_hand
-from bot.render.draw import length
-from bot.render.fonts import fit, font
-from bot.render.hand import (
+from bot.render.hand.hand_picture import (
+    HAND_WIDTH,
     HEADER,
     HEADER_GAP,
     HEADER_MARGIN,
     HEADER_SIZES,
-    WIDTH,
     Header,
     hand_header,
     header_layout,
 )
-from bot.render.samples import play
+from bot.render.kit.draw import length
+from bot.render.kit.fonts import fit, font
 from engine.view import view_for
+from tests.support.samples import play
 
 STATUSES = ("Game over", "No tile fits: draw", "No tile fits: pass", "Your turn", "Turn: {name}")
 # Long names people and the bot use: a computer player, a long Russian full name,
@@ -34,7 +34,7 @@ NAMES = (
     "Maximilian Alexander Wolfeschlegel",
     "Ж" * 64,
 )
-ROOM = WIDTH - 2 * HEADER_MARGIN
+ROOM = HAND_WIDTH - 2 * HEADER_MARGIN
 
 
 def _texts(lang: str) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.render import layout_board
-from bot.render.board_geometry import (
+from bot.render.layout.board_geometry import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
     FALLBACK_SIZES,
@@ -20,15 +20,15 @@ from bot.render.board_geometry import (
     BoardLayout,
     mark_radius,
 )
-from bot.render.ends import end_names
-from bot.render.layout import board_layout
-from bot.render.samples import SHAPES, full_table, play
-from bot.render.stable_layout import grid_of
+from bot.render.layout.board_layout import board_layout
+from bot.render.layout.stable_layout import grid_of
+from bot.render.words.ends import end_names
 from engine.game import Game
 from engine.moves import Doubles, Play
 from engine.table import Table
 from engine.tiles import ALL_TILES, End, Tile
 from engine.variants import ruleset
+from tests.support.samples import SHAPES, full_table, play
 
 VARIANTS = ("fives", "muggins", "twolane")
 FULL_SET = len(ALL_TILES)

@@ -8,11 +8,11 @@ import pytest
 from PIL import Image
 
 from bot.render import render_board, render_hand
-from bot.render.board_geometry import TILE_MIN, TileBox
-from bot.render.hand import HAND_TILE, hand_header, hand_slots
-from bot.render.layout import board_layout
-from bot.render.samples import SHAPES, catalog, full_table, play, sample_views, with_table
+from bot.render.hand.hand_picture import HAND_TILE, hand_header, hand_slots
+from bot.render.layout.board_geometry import TILE_MIN, TileBox
+from bot.render.layout.board_layout import board_layout
 from engine.view import SeatView, view_for
+from tests.support.samples import SHAPES, catalog, full_table, play, sample_views, with_table
 
 PHONE_WIDTH = 400
 MIN_PIP = 4  # px, across and along, at the phone's width

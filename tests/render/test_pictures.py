@@ -19,21 +19,21 @@ from bot.render import (
     render_board,
     render_final,
     render_hand,
-    sprites,
 )
-from bot.render.board_geometry import PICTURE_HEIGHT, PICTURE_WIDTH
-from bot.render.captions import CAPTION_LIMIT
-from bot.render.final_layout import final_order
-from bot.render.hand import PER_ROW, hand_slots
-from bot.render.marks import Mark
-from bot.render.messages import PLURALS
-from bot.render.samples import full_table, play, with_table
-from bot.render.status_column import STATUS_WIDTH, count_size
-from bot.render.takeovers import Takeover
+from bot.render.board.status_column import STATUS_WIDTH, count_size
+from bot.render.hand.hand_picture import PER_ROW, hand_slots
+from bot.render.kit import sprites
+from bot.render.layout.board_geometry import PICTURE_HEIGHT, PICTURE_WIDTH
+from bot.render.words.captions import CAPTION_LIMIT
+from bot.render.words.marks import Mark
+from bot.render.words.message_ids import PLURALS
+from bot.render.words.rounds import final_order
+from bot.render.words.takeover_words import Takeover
 from engine.game import Game
 from engine.moves import Doubles, Play
 from engine.tiles import ALL_TILES
 from engine.view import SeatView, view_for
+from tests.support.samples import full_table, play, with_table
 
 VARIANTS = ("fives", "muggins", "twolane")
 # Seats the computer took over, by seat: one for each reason.
@@ -436,7 +436,7 @@ def test_sprites_are_drawn_once_and_reused() -> None:
 
 def test_the_longest_count_fits_without_cutting() -> None:
     """muggins doubles count both halves: 12 + 12 + 12 + 12 = 48 is the longest sum."""
-    from bot.render.draw import length
+    from bot.render.kit.draw import length
 
     arithmetic = "12 + 12 + 12 + 12 = 48"
     for label in ("Ends: {sum}", RUSSIAN["Ends: {sum}"]):

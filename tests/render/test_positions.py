@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from bot.render.ends import end_names
-from bot.render.layout import board_layout
-from bot.render.positions import board_positions, landing
-from bot.render.samples import full_table
+from bot.render.board.board_positions import board_positions, landing
+from bot.render.layout.board_layout import board_layout
+from bot.render.words.ends import end_names
 from engine.game import Game
 from engine.moves import Doubles, Move, Play
 from engine.table import Table
 from engine.tiles import End, Tile
+from tests.support.samples import full_table
 
 VARIANTS = ("fives", "muggins", "twolane")
 PLACE = ("x", "y", "w", "h", "tile", "pips", "across", "corner", "end", "travel")

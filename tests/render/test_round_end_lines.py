@@ -10,13 +10,13 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import LANGUAGES, Translator, translator
-from bot.render import status_column
-from bot.render.board import empty_table_layout
-from bot.render.board_geometry import BOARD_HEIGHT, BOARD_WIDTH
-from bot.render.lines import MIN_SIZE, Line
-from bot.render.round_end import round_end_points, round_end_words
-from bot.render.status_column import status_layout
-from bot.render.words import player_name
+from bot.render.board import status_column
+from bot.render.board.board_picture import empty_table_layout
+from bot.render.board.status_column import status_layout
+from bot.render.kit.lines import MIN_SIZE, Line
+from bot.render.layout.board_geometry import BOARD_HEIGHT, BOARD_WIDTH
+from bot.render.words.naming import player_name
+from bot.render.words.round_end import round_end_points, round_end_words
 from engine import Game, view_for
 from engine.view import SeatView
 

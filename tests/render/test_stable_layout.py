@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.render.samples import SHAPES, full_table
-from bot.render.snake import SEPARATION, SHORT, STEP, Box
-from bot.render.stable_layout import Grid, OpenEnd, Spot, grid_of
+from bot.render.layout.snake import SEPARATION, SHORT, STEP, Box
+from bot.render.layout.stable_layout import OpenEnd, Spot, TableGrid, grid_of
 from engine.game import Game
 from engine.moves import Doubles, Move, Play
 from engine.table import Table
 from engine.tiles import ALL_TILES, End
+from tests.support.samples import SHAPES, full_table
 
 VARIANTS = ("fives", "muggins", "twolane")
 NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]
@@ -73,7 +73,7 @@ def _placed_part(spot: Spot) -> tuple[object, ...]:
     return (spot.placed, spot.box, spot.first, spot.second, spot.travel, spot.across, spot.corner)
 
 
-def check_grid(table: Table, variant: str) -> Grid:
+def check_grid(table: Table, variant: str) -> TableGrid:
     """The invariants of one layout."""
     grid = grid_of(table, variant)
     spots = grid.spots
@@ -92,7 +92,7 @@ def check_grid(table: Table, variant: str) -> Grid:
     return grid
 
 
-def _chain(table: Table, grid: Grid, end: End) -> list[Spot]:
+def _chain(table: Table, grid: TableGrid, end: End) -> list[Spot]:
     """An arm's tiles from the tile it leaves (the opening, or the hub) out."""
     by_placed = {s.placed: s for s in grid.spots}
     opening = table.opening
@@ -109,7 +109,7 @@ def _halves(spot: Spot) -> list[tuple[Box, int]]:
     return [((x0, y0, x0 + 2, y1), spot.first), ((x0 + 2, y0, x1, y1), spot.second)]
 
 
-def check_chains(table: Table, grid: Grid) -> None:
+def check_chains(table: Table, grid: TableGrid) -> None:
     """Each arm is one unbroken line: every tile touches the one before it, the halves
     that touch show the same pips, and the line runs through each tile the way its
     `travel` says. Tiles of different arms keep apart but where they meet."""
@@ -147,7 +147,7 @@ def check_chains(table: Table, grid: Grid) -> None:
                 assert near, (a, b)
 
 
-def check_ends(table: Table, grid: Grid) -> None:
+def check_ends(table: Table, grid: TableGrid) -> None:
     """Each open end has one slot, free, against its last tile, and its arrow points
     out of the line: the slot lies beyond the last tile the way the arrow points."""
     assert [e.end for e in grid.ends] == [end for end, _ in table.ends]
@@ -183,7 +183,7 @@ def check_arrow(open_end: OpenEnd, last: Box) -> None:
     assert far > near, (open_end, last)
 
 
-def check_landing(before: Grid, after: Grid, move: Move) -> int:
+def check_landing(before: TableGrid, after: TableGrid, move: Move) -> int:
     """Each tile the move laid lies exactly where its end's slot was: for a double the
     slot's double place, for any other tile its ordinary one."""
     plays = move.plays if isinstance(move, Doubles) else (move,) if isinstance(move, Play) else ()
@@ -292,5 +292,5 @@ def test_a_lone_opening_lies_in_the_middle_along_the_line() -> None:
     (spot,) = grid.spots
     assert spot.box == (-2, -1, 2, 1) and spot.travel is None
     assert [e.slot.travel for e in grid.ends] == [End.W, End.E]
-    assert grid_of(Table(), "fives") == Grid((), ())
+    assert grid_of(Table(), "fives") == TableGrid((), ())
     assert SHORT == 2

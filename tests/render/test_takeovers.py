@@ -10,12 +10,12 @@ import pytest
 
 from bot.i18n import translator
 from bot.render import board_text, final_text
-from bot.render import panel as panel_module
-from bot.render.board import draw_board
-from bot.render.draw import _fitted
-from bot.render.samples import play
-from bot.render.takeovers import Takeovers
+from bot.render.board import panel as panel_module
+from bot.render.board.board_picture import draw_board
+from bot.render.kit.draw import _fitted
+from bot.render.words.takeover_words import Takeovers
 from engine.view import SeatView, view_for
+from tests.support.samples import play
 
 RU, EN = translator("ru"), translator("en")
 LONG = "Александра Константиновна Длиннофамильная"

@@ -25,11 +25,10 @@ def overlap(a: dict[str, Any], b: dict[str, Any]) -> float:
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("players", [2, 4])
 def test_no_two_tiles_of_a_board_overlap(variant: str, players: int) -> None:
-    for seed in range(12):
+    for seed in range(6):  # whole games: every round to its last tile
         rng = random.Random(seed)
         game = Game.new(variant, [f"P{n}" for n in range(players)], seed=seed)
-        number = game.round.number
-        while not game.over and game.round.number == number:
+        while not game.over:
             game.push(rng.choice(game.legal_moves()))
             tiles = board_positions(view_for(game))["tiles"]
             for a, b in combinations(tiles, 2):

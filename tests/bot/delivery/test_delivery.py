@@ -17,7 +17,7 @@ import pytest
 from redis.asyncio import Redis
 from telegram.ext import ExtBot
 
-from bot.delivery.plan import LOBBY_GAP
+from bot.delivery.group.plan import LOBBY_GAP
 from bot.game import computer
 from bot.storage.keys import Keys
 from bot.storage.store import Store

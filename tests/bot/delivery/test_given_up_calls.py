@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.delivery.plan import HandCall, HandStep
+from bot.delivery.hand.plan import HandCall
 from tests.bot.conftest import Harness
 
 
@@ -25,14 +25,14 @@ async def test_a_call_given_up_is_made_anew_and_claimed_once_more(h: Harness) ->
     await h.store_change(table.chat, None, asks_for_his_tiles)
     hands = h.delivery.hands
     claims = 0
-    claim = hands._claim
+    claim = hands.claims.claim
 
-    async def counted(key: str, stored: Any, shown: Any, step: HandStep, now: float) -> Any:
+    async def counted(record: Any, stored: Any, shown: Any, name: str, now: float) -> Any:
         nonlocal claims
-        claims += step.call is HandCall.SEND  # (then the old message goes: a call of its own)
-        return await claim(key, stored, shown, step, now)
+        claims += name == HandCall.SEND.value  # (then the old message goes: a call of its own)
+        return await claim(record, stored, shown, name, now)
 
-    hands._claim = counted  # type: ignore[method-assign]
+    hands.claims.claim = counted  # type: ignore[method-assign]
     changed = asyncio.Event()
     changed.set()  # a change noted before the pass reads what is stored
     await hands.run(table.chat, None, 0, changed)

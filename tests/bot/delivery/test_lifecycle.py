@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable
 
 from telegram import ChatMemberRestricted, Update
 
-from bot.delivery.plan import GroupCall, group_step, hand_want
-from bot.render.words import signed
+from bot.delivery.group.plan import GroupCall, group_step
+from bot.delivery.hand.plan import hand_want
+from bot.render import signed
 from bot.storage.models import GroupDelivery, Match, Seat
 from engine import view_for
 from tests.bot.conftest import ANDREY_TO_ACT, JOIN, Harness, Snapshot, hand_buttons, ru

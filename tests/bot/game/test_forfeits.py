@@ -10,9 +10,7 @@ import random
 import pytest
 
 from bot.game import forfeits, ratings
-from bot.render import final_text
-from bot.render.final_layout import final_layout
-from bot.render.marks import Mark
+from bot.render import Mark, final_layout, final_text
 from bot.storage.models import Match, Seat
 from engine import Game, view_for
 from engine.view import SeatView

@@ -15,7 +15,7 @@ from bot.game.options import LobbyAction
 from bot.game.outcomes import Refusal
 from bot.game.people import Person
 from bot.game.service import GameService
-from bot.render.ends import EndName
+from bot.render import EndName
 from bot.settings import Settings
 from bot.storage.keys import Keys
 from bot.storage.store import Store

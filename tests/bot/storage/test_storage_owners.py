@@ -84,12 +84,10 @@ async def write_everything(store: Store) -> None:
     match = Match(id=GAME, chat_id=CHAT, thread_id=THREAD, creator_id=USER)
     last = (keys.last_record(CHAT, THREAD), "packed", 60)
     await store.games.write(keys.game(CHAT, THREAD), Stored(None, None), match, also=last)
-    await store.games.change(
-        keys.group(CHAT, THREAD), GroupDelivery, lambda _: GroupDelivery(game_id=GAME)
-    )
-    await store.games.change(
-        keys.hand(CHAT, THREAD, 0), HandDelivery, lambda _: HandDelivery(game_id=GAME)
-    )
+    # The delivery records (bot.storage.delivery_records) are written through the game
+    # records' compare-and-set.
+    await store.deliveries.group(CHAT, THREAD).change(lambda _: GroupDelivery(game_id=GAME))
+    await store.deliveries.hand(CHAT, THREAD, 0).change(lambda _: HandDelivery(game_id=GAME))
     await store.games.drop(CHAT, THREAD)
     await store.redis.set(keys.game(CHAT, THREAD), b"unreadable")
     assert await store.games.set_aside(CHAT, THREAD, b"unreadable")

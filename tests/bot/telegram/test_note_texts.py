@@ -6,7 +6,7 @@ from typing import get_args
 
 import pytest
 
-from bot.delivery.board_caption import board_caption
+from bot.delivery.group.caption import board_caption
 from bot.i18n import translator
 from bot.storage.models import NOTES_KEPT, GroupDelivery, Match, Note, NoteCode, Seat
 from bot.telegram.note_texts import NOTE_TEXTS, note_text

@@ -14,7 +14,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from bot.i18n import LANGUAGES, translator
-from bot.render.messages import PLURALS
+from bot.render import PLURALS
 
 LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
 COUNTS = (*range(31), 101, 111)

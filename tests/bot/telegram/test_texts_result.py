@@ -4,10 +4,10 @@ points, the rating's change, the winner and where the final table is."""
 from __future__ import annotations
 
 from bot.i18n import translator
-from bot.render.samples import play
 from bot.storage.models import Match, Seat
 from bot.telegram.texts import hand_caption, result_text
 from engine import Game, pack, view_for
+from tests.support.samples import play
 
 RU, EN = translator("ru"), translator("en")
 

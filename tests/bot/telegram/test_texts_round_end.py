@@ -12,10 +12,16 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import translator
-from bot.render import board_text, final_text, render_board, render_final
-from bot.render.final_layout import final_layout
-from bot.render.marks import Mark, legend
-from bot.render.round_end import round_end_points
+from bot.render import (
+    Mark,
+    board_text,
+    final_layout,
+    final_text,
+    legend,
+    render_board,
+    render_final,
+    round_end_points,
+)
 from bot.telegram.texts import describe_entries
 from bot.telegram.webapp_texts import round_end_lines
 from engine import Game, MoveEntry, view_for

@@ -1,0 +1,1 @@
+"""The final table's picture: where everything goes (its layout) and its drawing."""

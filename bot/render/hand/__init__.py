@@ -1,0 +1,1 @@
+"""A seat's own hand picture: its tiles, numbered as the buttons number them."""
