@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import ClientWebSocketResponse, WSMsgType, web
+from aiohttp import ClientResponse, ClientWebSocketResponse, WSMsgType, web
 from aiohttp.test_utils import TestClient, TestServer
 from redis.asyncio import Redis
 
@@ -97,6 +97,12 @@ class Peer:
     async def close(self) -> None:
         await self.socket.close()
 
+    async def closed(self, timeout: float = 10) -> tuple[int | None, str]:
+        """The close that must come next on the socket: its code and reason."""
+        message = await self.socket.receive(timeout=timeout)
+        assert message.type == WSMsgType.CLOSE, message
+        return self.close_code, str(message.extra)
+
     async def next_of(self, kind: str, check: Any = None, timeout: float = 10) -> dict[str, Any]:
         """The next message of `kind` ("answer": done or refused) that `check` accepts."""
 
@@ -132,6 +138,15 @@ class Peer:
         message = {"type": "action", "id": ask, "game": game_id, "action": name, "value": value}
         await self.send(json.dumps(message))
         return await self.next_of("answer", lambda data: data.get("id") == ask)
+
+
+async def view_asked(
+    client: TestClient,  # type: ignore[type-arg]
+    data: str,
+    query: str = "",
+) -> ClientResponse:
+    """The view API's answer to a request signed with init data `data`."""
+    return await client.get(f"/table/api/view{query}", headers={"Authorization": f"tma {data}"})
 
 
 async def connect(

@@ -20,7 +20,17 @@ from bot.storage.stored import LOST
 from bot.telegram.texts import REFUSALS
 from engine import Game, pack, view_for
 from tests.bot.conftest import position
-from tests.table.conftest import ANDREI, BORIS, CHAT, IRINA, Peer, connect, open_lobby, signed
+from tests.table.conftest import (
+    ANDREI,
+    BORIS,
+    CHAT,
+    IRINA,
+    Peer,
+    connect,
+    open_lobby,
+    signed,
+    view_asked,
+)
 
 NAMES = [IRINA.name, ANDREI.name]
 # fives: Ирина to act, only 6:2 fits, on W or on E; Андрей holds 3:1 4:1 3:2 2:0 4:2.
@@ -280,20 +290,15 @@ async def test_a_private_web_app_button_s_page_names_its_game(
     game_id = await playing(service, IRINA_TO_ACT.copy())
     unnamed = signed(IRINA, "")
     peer = await connect(client, unnamed)  # a hello without the game: no such game
-    closed = await peer.socket.receive(timeout=10)
-    assert (peer.close_code, closed.extra) == (4404, "no such game")
+    assert await peer.closed() == (4404, "no such game")
     socket = await client.ws_connect("/table/ws")
     await socket.send_str(json.dumps({"type": "hello", "init_data": unnamed, "game": game_id}))
     named = Peer(socket)
     view = await named.view_where(lambda v: v["status"] == "playing")
     assert (view["game"], view["seat"]) == (game_id, 0)
     assert (await hand_act(named, view, "play", "6:2@W"))["type"] == "done"
-    headers = {"Authorization": f"tma {unnamed}"}
-    answer = await client.get(f"/table/api/view?game={game_id}", headers=headers)
+    answer = await view_asked(client, unnamed, f"?game={game_id}")
     assert answer.status == 200 and (await answer.json())["view"]["seat"] == 0
-    assert (await client.get("/table/api/view", headers=headers)).status == 404
-    signed_game = signed(ANDREI, game_id)
-    other = await client.get(
-        "/table/api/view?game=nosuchgame", headers={"Authorization": f"tma {signed_game}"}
-    )
+    assert (await view_asked(client, unnamed)).status == 404
+    other = await view_asked(client, signed(ANDREI, game_id), "?game=nosuchgame")
     assert other.status == 200 and (await other.json())["view"]["game"] == game_id

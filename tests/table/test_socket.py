@@ -32,6 +32,7 @@ from tests.table.conftest import (
     open_lobby,
     serve,
     signed,
+    view_asked,
 )
 
 DAY = 24 * 3600.0
@@ -67,11 +68,8 @@ async def test_untrusted_init_data_closes_the_socket_and_changes_nothing(
     game_id = await open_lobby(service)
     before = await rev(service)
     data = make(game_id)  # type: ignore[operator]
-    socket = await connect(client, data)
-    message = await socket.socket.receive(timeout=10)
-    assert message.type == WSMsgType.CLOSE
-    assert (socket.close_code, message.extra) == (4401, "unauthorized")
-    answer = await client.get("/table/api/view", headers={"Authorization": f"tma {data}"})
+    assert await (await connect(client, data)).closed() == (4401, "unauthorized")
+    answer = await view_asked(client, data)
     assert answer.status == 401
     assert (await answer.json())["error"] == "unauthorized"
     assert await rev(service) == before
@@ -82,9 +80,7 @@ async def test_the_view_api_answers_who_signed_it(service: GameService, client: 
     game_id = await open_lobby(service)
     answer = await client.get("/table/api/view")
     assert answer.status == 401
-    answer = await client.get(
-        "/table/api/view", headers={"Authorization": f"tma {signed(BORIS, game_id)}"}
-    )
+    answer = await view_asked(client, signed(BORIS, game_id))
     assert answer.status == 200
     body = await answer.json()
     assert body["lang"] == "en" and body["words"]["join"] == "🙋 Join"
@@ -92,10 +88,7 @@ async def test_the_view_api_answers_who_signed_it(service: GameService, client: 
     assert (view["game"], view["status"], view["seat"]) == (game_id, "lobby", None)
     assert [seat["name"] for seat in view["lobby"]["seats"]] == ["Ирина"]
     assert view["lobby"]["can"]["join"] and not view["lobby"]["can"]["start"]
-    gone = await client.get(
-        "/table/api/view", headers={"Authorization": f"tma {signed(BORIS, 'nosuchgame')}"}
-    )
-    assert gone.status == 404
+    assert (await view_asked(client, signed(BORIS, "nosuchgame"))).status == 404
 
 
 async def test_a_join_from_the_table_is_pushed_to_every_table_of_the_game(
@@ -190,8 +183,8 @@ async def test_what_a_client_sends_wrong_is_refused_and_changes_nothing(
     assert await rev(service) == before
     assert caplog.text.count("refused: bad_message") == len(wrong)
     await socket.send("x" * 10_000)  # past the largest message
-    closed = await socket.socket.receive(timeout=10)
-    assert closed.type == WSMsgType.CLOSE and socket.close_code == 1009
+    code, _ = await socket.closed()
+    assert code == 1009
     assert await rev(service) == before
     no_secrets_logged(caplog)
 
@@ -246,8 +239,8 @@ async def test_stopping_the_server_closes_its_tables(
     socket = await connect(client, signed(BORIS, game_id))
     await socket.next_of("view")
     await client.server.app.shutdown()
-    message = await socket.socket.receive(timeout=10)
-    assert message.type == WSMsgType.CLOSE and socket.close_code == session.GOING_AWAY
+    code, _ = await socket.closed()
+    assert code == session.GOING_AWAY
     await asyncio.sleep(0)
 
 
@@ -261,12 +254,8 @@ async def test_redis_down_closes_the_socket_with_a_reason_and_no_traceback(
     client = await serve(table)
     try:
         data = signed(BORIS, "abcd1234")
-        socket = await connect(client, data)
-        message = await socket.socket.receive(timeout=10)
-        assert message.type == WSMsgType.CLOSE
-        assert (socket.close_code, message.extra) == (1011, "storage unavailable")
-        answer = await client.get("/table/api/view", headers={"Authorization": f"tma {data}"})
-        assert answer.status == 503
+        assert await (await connect(client, data)).closed() == (1011, "storage unavailable")
+        assert (await view_asked(client, data)).status == 503
     finally:
         await client.close()
         await down.aclose()
