@@ -13,6 +13,7 @@ from aiohttp import ClientResponse, ClientWebSocketResponse, WSMsgType, web
 from aiohttp.test_utils import TestClient, TestServer
 from redis.asyncio import Redis
 
+from bot.game.options import LobbyAction
 from bot.game.people import Person
 from bot.game.service import GameService
 from bot.settings import Settings
@@ -73,6 +74,14 @@ async def open_lobby(service: GameService, creator: Person = IRINA) -> str:
     await service.store.prefs.mark_started(creator.user_id)
     current, _ = await service.new_game(CHAT, None, creator, "fives", "Домино")
     return current.match.id
+
+
+async def started(service: GameService) -> str:
+    """Ирина's lobby in CHAT, Андрей joined and the match started; its id."""
+    game_id = await open_lobby(service)
+    await service.join(CHAT, None, game_id, ANDREI)
+    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
+    return game_id
 
 
 def signed(person: Person, game_id: str, token: str = TOKEN, **more: Any) -> str:
@@ -157,3 +166,14 @@ async def connect(
     socket = await client.ws_connect("/table/ws", **options)
     await socket.send_str(json.dumps({"type": "hello", "init_data": data}))
     return Peer(socket)
+
+
+async def opened(
+    client: TestClient,  # type: ignore[type-arg]
+    person: Person,
+    game_id: str,
+) -> Peer:
+    """`person`'s table of `game_id`, connected and shown its first view."""
+    peer = await connect(client, signed(person, game_id))
+    await peer.next_of("view")
+    return peer

@@ -14,7 +14,6 @@ from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient
 from redis.asyncio import Redis
 
-from bot.game.options import LobbyAction
 from bot.game.service import GameService
 from bot.storage.keys import Keys
 from bot.storage.store import Store
@@ -30,8 +29,10 @@ from tests.table.conftest import (
     connect,
     make_settings,
     open_lobby,
+    opened,
     serve,
     signed,
+    started,
     view_asked,
 )
 
@@ -100,10 +101,8 @@ async def test_a_join_from_the_table_is_pushed_to_every_table_of_the_game(
     assert welcome["words"]["start"] == "▶️ Начать"
     first = (await creator.next_of("view"))["view"]
     assert first["creator"] and first["seat"] == 0
-    watcher = await connect(client, signed(BORIS, game_id))
-    await watcher.next_of("view")
-    joiner = await connect(client, signed(ANDREI, game_id))
-    await joiner.next_of("view")
+    watcher = await opened(client, BORIS, game_id)
+    joiner = await opened(client, ANDREI, game_id)
     assert await joiner.act(game_id, "join") == {"type": "done", "id": 1}
     for socket, seat in ((creator, 0), (watcher, None), (joiner, 1)):
         view = await socket.view_where(lambda v: len(v["lobby"]["seats"]) == 2)
@@ -117,10 +116,8 @@ async def test_the_creator_sets_options_and_starts_from_the_table(
     service: GameService, client: TestClient
 ) -> None:
     game_id = await open_lobby(service)
-    creator = await connect(client, signed(IRINA, game_id))
-    await creator.next_of("view")
-    joiner = await connect(client, signed(ANDREI, game_id))
-    await joiner.next_of("view")
+    creator = await opened(client, IRINA, game_id)
+    joiner = await opened(client, ANDREI, game_id)
     refused = await joiner.act(game_id, "variant", "muggins")
     assert (refused["type"], refused["code"]) == ("refused", "creator_only")
     assert refused["text"] == "Это может только создатель игры."
@@ -137,9 +134,7 @@ async def test_the_creator_sets_options_and_starts_from_the_table(
 async def test_each_seat_gets_its_own_hand_and_a_spectator_none(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await open_lobby(service)
-    await service.join(CHAT, None, game_id, ANDREI)
-    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
+    game_id = await started(service)
     current = await service.current(CHAT, None)
     assert current is not None and current.game is not None
     from engine import view_for
@@ -162,8 +157,7 @@ async def test_what_a_client_sends_wrong_is_refused_and_changes_nothing(
 ) -> None:
     caplog.set_level(logging.INFO)
     game_id = await open_lobby(service)
-    socket = await connect(client, signed(ANDREI, game_id))
-    await socket.next_of("view")
+    socket = await opened(client, ANDREI, game_id)
     before = await rev(service)
     wrong = [
         ("not json", "bad_message"),
@@ -193,8 +187,7 @@ async def test_presses_faster_than_a_person_are_refused_then_closed(
     service: GameService, client: TestClient
 ) -> None:
     game_id = await open_lobby(service)
-    socket = await connect(client, signed(IRINA, game_id))
-    await socket.next_of("view")
+    socket = await opened(client, IRINA, game_id)
     press = {"type": "action", "game": game_id, "action": "variant", "value": "fives"}
     for ask in range(60):
         await socket.send(json.dumps({**press, "id": ask}))
@@ -236,8 +229,7 @@ async def test_stopping_the_server_closes_its_tables(
     service: GameService, table: TableServer, client: TestClient
 ) -> None:
     game_id = await open_lobby(service)
-    socket = await connect(client, signed(BORIS, game_id))
-    await socket.next_of("view")
+    socket = await opened(client, BORIS, game_id)
     await client.server.app.shutdown()
     code, _ = await socket.closed()
     assert code == session.GOING_AWAY
@@ -265,9 +257,7 @@ async def test_redis_down_closes_the_socket_with_a_reason_and_no_traceback(
 async def test_a_game_replaced_by_its_rematch_is_gone_for_its_tables(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await open_lobby(service)
-    await service.join(CHAT, None, game_id, ANDREI)
-    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
+    game_id = await started(service)
     stored = await service.store.games.read_match(CHAT, None)
     assert stored.value is not None
     over = stored.value.model_copy(update={"status": "over"})
