@@ -23,9 +23,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from bot.table.initdata import sign
 from engine import Game, Play, unpack, view_for
-from tests.browser.conftest import TABLE_ON, Site
+from tests.browser.conftest import Site
 from tests.fakebotapi import Balancer, FakeBotApi
-from tests.support.bot_process import BotProcess, bot_environment, running
+from tests.support.bot_process import TABLE_ON, BotProcess, bot_environment, running
 from tests.support.players import Human
 from tests.support.redis_server import free_port
 from tests.support.table import init_data
@@ -97,11 +97,7 @@ def test_a_person_joins_from_the_table_and_plays_beside_a_computer(site: Site) -
     irina = api.add_user("Ирина", language_code="ru")
     andrei = api.add_user("Андрей", language_code="ru")  # never opened the bot's private chat
     boris = api.add_user("Борис", language_code="en")
-    group = api.add_group("Домино", members=[irina, andrei, boris], supergroup=True)
-    greeted = api.start_bot(irina)  # she opened the private chat: her lobby seats her
-    api.wait_message(irina.id, after=greeted)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    group, game_id = site.new_lobby(irina, andrei, boris, private_chat=True)
 
     creator = site.open(irina, game_id)
     expect(creator.locator("#seats li")).to_have_count(1)
@@ -149,11 +145,7 @@ def test_moves_made_with_the_buttons_reach_a_spectator_s_table(site: Site) -> No
     api = site.api
     irina = api.add_user("Ирина", language_code="ru")
     boris = api.add_user("Борис", language_code="ru")
-    group = api.add_group("Домино", members=[irina, boris], supergroup=True)
-    greeted = api.start_bot(irina)
-    api.wait_message(irina.id, after=greeted)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    group, game_id = site.new_lobby(irina, boris, private_chat=True)
     creator = site.open(irina, game_id)
     creator.locator("button[data-action=add_strong]").click()
     expect(creator.locator("#seats li")).to_have_count(2)
@@ -188,9 +180,7 @@ def test_init_data_that_cannot_be_trusted_is_refused_and_changes_nothing(
     api = site.api
     irina = api.add_user("Ирина", language_code="ru")
     andrei = api.add_user("Андрей", language_code="ru")
-    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    group, game_id = site.new_lobby(irina, andrei)
     before = site.match(group.id)["rev"]
     good = init_data(api.token, andrei.id, "Андрей", game_id)
     fields = dict(item.split("=", 1) for item in good.split("&"))
@@ -240,9 +230,7 @@ def test_the_table_reconnects_by_itself_after_the_connection_drops(
     api = site.api
     irina = api.add_user("Ирина", language_code="ru")
     andrei = api.add_user("Андрей", language_code="ru")
-    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    group, game_id = site.new_lobby(irina, andrei)
     page = site.open(andrei, game_id)
     expect(page.locator("body")).to_have_attribute("data-connected", "1")
     bot.stop(kill=True)  # the connection drops (the process is gone)
@@ -287,9 +275,7 @@ def test_a_table_hears_a_change_applied_by_another_bot_process(
             try:
                 irina = api.add_user("Ирина", language_code="ru")
                 andrei = api.add_user("Андрей", language_code="ru")
-                group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-                api.send_text(irina, group.id, "/newgame")
-                game_id = site.lobby(group.id)["id"]
+                _, game_id = site.new_lobby(irina, andrei)
                 on_a = site.open(irina, game_id, base=bases[0])
                 on_b = site.open(andrei, game_id, base=bases[1])
                 expect(on_a.locator("#lobby-actions button[data-action=join]")).to_be_visible()
