@@ -292,14 +292,7 @@ async def test_an_answer_finds_room_in_a_minute_the_boards_filled(
     20-37 s. Boards may fill it only to the last few calls: an answer takes one of them at
     once, while the board that came first waits in line for the minute."""
     async with boards_filled_the_minute(h, redis_url) as (group, budget, bot):
-        board = asyncio.create_task(
-            api.send_text(bot, group, "one board more", priority=Priority.BOARD)
-        )
-
-        async def board_waits() -> bool:
-            return budget.waits_for_window > 0
-
-        await h.until(board_waits, "the board waiting for the group's minute")
+        board = await waiting_for_the_minute(h, budget, bot, group, "one board more")
         asked = time.monotonic()
         answer = await api.send_text(bot, group, "the answer")
         assert answer.ok and time.monotonic() - asked < 2.0
@@ -320,14 +313,7 @@ async def test_a_stopped_games_board_goes_before_the_routine_boards(
     minute (it may take the last call but one), and still leaves the last to answers."""
     ahead = Ticket(Priority.BOARD, ahead=True)
     async with boards_filled_the_minute(h, redis_url) as (group, budget, bot):
-        routine = asyncio.create_task(
-            api.send_text(bot, group, "a routine board", priority=Priority.BOARD)
-        )
-
-        async def routine_waits() -> bool:
-            return budget.waits_for_window > 0
-
-        await h.until(routine_waits, "the routine board waiting for the group's minute")
+        routine = await waiting_for_the_minute(h, budget, bot, group, "a routine board")
         asked = time.monotonic()
         stopped = await api.send_text(bot, group, "the game is stopped", priority=ahead)
         assert stopped.ok and time.monotonic() - asked < 2.0
@@ -341,6 +327,19 @@ async def test_a_stopped_games_board_goes_before_the_routine_boards(
     assert h.api.over_limit_calls(group) == 0
     texts = [m.text for m in h.api.messages(group, from_bot=True)]
     assert texts[-2:] == ["the game is stopped", "the answer"]
+
+
+async def waiting_for_the_minute(
+    h: Harness, budget: CallBudget, bot: ExtBot[Priority], group: int, text: str
+) -> asyncio.Task[api.Result]:
+    """A routine board saying `text` sent to `group`, once it waits for the group's minute."""
+    board = asyncio.create_task(api.send_text(bot, group, text, priority=Priority.BOARD))
+
+    async def waits() -> bool:
+        return budget.waits_for_window > 0
+
+    await h.until(waits, f"«{text}» waiting for the group's minute")
+    return board
 
 
 @asynccontextmanager
