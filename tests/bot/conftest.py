@@ -499,6 +499,11 @@ class Harness:
             answer = await self.press(user, user, hand.id, ends.buttons[0].callback_data)
             assert not answer.show_alert, answer
 
+    async def fives_at(self, position: Game) -> tuple[Table, Snapshot]:
+        """A fives match of Андрей and Ирина in a group, set to a copy of `position`."""
+        table = await self.table("fives")
+        return table, await self.set_position(table.chat, position.copy())
+
     async def set_position(
         self, chat: int, engine_game: Game, thread_id: int | None = None, **changes: Any
     ) -> Snapshot:

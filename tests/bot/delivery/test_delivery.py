@@ -91,9 +91,8 @@ async def test_an_unanswered_hand_is_sent_again_and_its_copies_lose_their_button
     again until a send is answered, and the copies that arrived meanwhile lose their
     buttons. She ends up with one live keyboard, soon after Telegram is healthy again."""
     await h.relaunch(telegram_timeout_seconds=0.5)
-    table = await h.table("fives")
+    table, game = await h.fives_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.settle()
     h.api.delay_answers("sendPhoto", irina, seconds=1.5, times=2)
     await h.play_any(andrey, game.version)

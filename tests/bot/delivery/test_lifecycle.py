@@ -86,9 +86,8 @@ async def nothing_due(h: Harness, chat: int) -> None:
 
 
 async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.fives_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, ANDREY_TO_ACT.version)  # «Ваш ход!» with buttons
     question = await h.say(andrey, table.chat, "/stop")
     answer = await h.press_text(andrey, table.chat, question.id, "Да")
@@ -100,9 +99,8 @@ async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
 
 
 async def test_the_bot_removed_from_the_group_ends_its_game_at_once(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.fives_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, ANDREY_TO_ACT.version)
     await h.settle()
     h.api.kick_bot(table.chat, by=andrey)
@@ -156,9 +154,8 @@ async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
 
 
 async def test_everyone_leaving_ends_the_game(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.fives_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     assert (await h.say(irina, table.chat, "/leave")).text == EVERYONE_LEFT
     game = await h.game(table.chat)
@@ -218,9 +215,8 @@ def view_winners(game: Snapshot) -> tuple[int, ...]:
 
 
 async def test_leave_is_said_once_and_the_hand_is_left_alone_until_the_end(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.fives_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, ANDREY_TO_ACT.version)
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     await hands_say(h, [andrey], TAKEN_OVER)
@@ -254,9 +250,8 @@ async def test_leave_is_said_once_and_the_hand_is_left_alone_until_the_end(h: Ha
 
 
 async def test_my_tiles_on_a_seat_the_computer_took_over_says_so(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.fives_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     await h.settle()
     sent = len(h.api.messages(andrey, from_bot=True))

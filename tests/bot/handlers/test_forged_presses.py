@@ -92,9 +92,8 @@ async def refused(answer: CallbackAnswer, code: str) -> None:
 
 
 async def test_hand_buttons_pressed_on_group_messages_change_nothing(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.fives_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     v = game.version
     board = await table.board()
     before = await Unchanged.now(h, table)
@@ -117,9 +116,8 @@ async def test_hand_buttons_pressed_on_group_messages_change_nothing(h: Harness)
 
 
 async def test_a_choice_shown_only_on_the_hand_message(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.fives_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     v = game.version
     hand = await h.hand_for(andrey, v)
     before = await Unchanged.now(h, table)
@@ -136,9 +134,8 @@ async def test_a_choice_shown_only_on_the_hand_message(h: Harness) -> None:
 
 
 async def test_only_the_seat_to_act_goes_back(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.fives_at(ANDREY_TO_ACT)
     _, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     before = await Unchanged.now(h, table)
     # Her hand message waits without buttons: data of this turn, on a message that shows it.
     data = hand_data(table, game.id, game.version, "B")
@@ -175,9 +172,8 @@ async def test_several_doubles_are_refused_in_twolane(h: Harness) -> None:
 
 
 async def test_group_buttons_pressed_on_other_messages_change_nothing(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.fives_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     board = await table.board()
     before = await Unchanged.now(h, table)
     for data in (

@@ -38,9 +38,8 @@ def forged(table: Table, game_id: str, version: int, kind: str, arg: str = "") -
 
 
 async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.fives_at(FIVES_TWO_ENDS)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
     labels = [b.text for b in hand_buttons(hand)]
     # The tiles come highest first, numbered as in the hand picture.
@@ -83,9 +82,8 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
 
 
 async def test_refused_tile_presses_change_nothing(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.fives_at(FIVES_TWO_ENDS)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
     await h.settle()
     before = await h.raw(table.chat)
@@ -242,9 +240,8 @@ async def test_several_doubles_at_once(h: Harness) -> None:
 
 
 async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.fives_at(FIVES_TWO_ENDS)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
     before = await table.board()
     await h.press(andrey, andrey, hand.id, data(hand, "P", "62"))
@@ -273,8 +270,7 @@ async def test_score(h: Harness) -> None:
     await h.newgame(a, group)
     assert (await h.say(b, group, "/score")).text == ru("not_started")  # a lobby has no table yet
 
-    table = await h.table("fives")
-    await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
+    table, _ = await h.fives_at(FIVES_TWO_ENDS)
     answer = await h.say(table.users[1], table.chat, "/score")
     assert answer.text.startswith("Пятерное домино · Кон 1 · Цель: 25\nХодит: Андрей")
     assert answer.entities and answer.entities[0]["type"] == "bold"
