@@ -499,9 +499,9 @@ class Harness:
             answer = await self.press(user, user, hand.id, ends.buttons[0].callback_data)
             assert not answer.show_alert, answer
 
-    async def fives_at(self, position: Game) -> tuple[Table, Snapshot]:
-        """A fives match of Андрей and Ирина in a group, set to a copy of `position`."""
-        table = await self.table("fives")
+    async def match_at(self, position: Game) -> tuple[Table, Snapshot]:
+        """A match of Андрей and Ирина in a group, of `position`'s game, set to a copy of it."""
+        table = await self.table(position.variant)
         return table, await self.set_position(table.chat, position.copy())
 
     async def set_position(

@@ -91,7 +91,7 @@ async def test_an_unanswered_hand_is_sent_again_and_its_copies_lose_their_button
     again until a send is answered, and the copies that arrived meanwhile lose their
     buttons. She ends up with one live keyboard, soon after Telegram is healthy again."""
     await h.relaunch(telegram_timeout_seconds=0.5)
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     await h.settle()
     h.api.delay_answers("sendPhoto", irina, seconds=1.5, times=2)

@@ -86,7 +86,7 @@ async def nothing_due(h: Harness, chat: int) -> None:
 
 
 async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     await h.hand_for(andrey, ANDREY_TO_ACT.version)  # «Ваш ход!» with buttons
     question = await h.say(andrey, table.chat, "/stop")
@@ -99,7 +99,7 @@ async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
 
 
 async def test_the_bot_removed_from_the_group_ends_its_game_at_once(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     await h.hand_for(andrey, ANDREY_TO_ACT.version)
     await h.settle()
@@ -154,7 +154,7 @@ async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
 
 
 async def test_everyone_leaving_ends_the_game(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     assert (await h.say(irina, table.chat, "/leave")).text == EVERYONE_LEFT
@@ -215,7 +215,7 @@ def view_winners(game: Snapshot) -> tuple[int, ...]:
 
 
 async def test_leave_is_said_once_and_the_hand_is_left_alone_until_the_end(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     await h.hand_for(andrey, ANDREY_TO_ACT.version)
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
@@ -250,7 +250,7 @@ async def test_leave_is_said_once_and_the_hand_is_left_alone_until_the_end(h: Ha
 
 
 async def test_my_tiles_on_a_seat_the_computer_took_over_says_so(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     await h.settle()

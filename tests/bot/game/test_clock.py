@@ -59,7 +59,7 @@ def seconds_shown(pattern: str, text: str | None) -> int:
 
 
 async def test_the_prompt_and_the_board_say_whose_turn_and_the_time_left(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
     hand = await h.hand_for(andrey, game.version)
     # 90 s per move, as much as is left when it was drawn (on a slow machine a little less).
@@ -69,7 +69,7 @@ async def test_the_prompt_and_the_board_say_whose_turn_and_the_time_left(h: Harn
 
 
 async def test_score_says_whose_turn_and_the_time_left(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     _, irina = table.users
     h.clock.advance(30)  # the line is worked out when /score is answered
     score = await h.say(irina, table.chat, "/score")
@@ -88,7 +88,7 @@ async def test_an_english_player_reads_the_time_in_english(h: Harness) -> None:
 
 
 async def test_one_reminder_when_a_third_of_the_time_is_left(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     hand = await h.hand_for(andrey, game.version)
     await h.settle()
@@ -121,7 +121,7 @@ async def test_one_reminder_when_a_third_of_the_time_is_left(h: Harness) -> None
 
 
 async def test_no_reminder_comes_too_late_to_help(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
     await h.hand_for(andrey, game.version)
     await h.settle()
@@ -132,7 +132,7 @@ async def test_no_reminder_comes_too_late_to_help(h: Harness) -> None:
 
 
 async def test_the_next_turn_has_a_reminder_of_its_own(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
     await h.hand_for(andrey, game.version)
     assert game.deadline is not None

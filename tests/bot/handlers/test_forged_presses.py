@@ -92,7 +92,7 @@ async def refused(answer: CallbackAnswer, code: str) -> None:
 
 
 async def test_hand_buttons_pressed_on_group_messages_change_nothing(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     v = game.version
     board = await table.board()
@@ -116,7 +116,7 @@ async def test_hand_buttons_pressed_on_group_messages_change_nothing(h: Harness)
 
 
 async def test_a_choice_shown_only_on_the_hand_message(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
     v = game.version
     hand = await h.hand_for(andrey, v)
@@ -134,7 +134,7 @@ async def test_a_choice_shown_only_on_the_hand_message(h: Harness) -> None:
 
 
 async def test_only_the_seat_to_act_goes_back(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     _, irina = table.users
     before = await Unchanged.now(h, table)
     # Her hand message waits without buttons: data of this turn, on a message that shows it.
@@ -144,9 +144,8 @@ async def test_only_the_seat_to_act_goes_back(h: Harness) -> None:
 
 
 async def test_only_the_seat_to_act_picks_doubles(h: Harness) -> None:
-    table = await h.table("muggins")
+    table, game = await h.match_at(MUGGINS_DOUBLES)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, MUGGINS_DOUBLES.copy())
     assert game.game().turn == 1
     await h.hand_for(irina, game.version)
     before = await Unchanged.now(h, table)
@@ -157,9 +156,8 @@ async def test_only_the_seat_to_act_picks_doubles(h: Harness) -> None:
 
 
 async def test_several_doubles_are_refused_in_twolane(h: Harness) -> None:
-    table = await h.table("twolane")
+    table, game = await h.match_at(TWOLANE_DOUBLES)
     _, irina = table.users
-    game = await h.set_position(table.chat, TWOLANE_DOUBLES.copy())
     v = game.version
     assert game.game().turn == 1
     hand = await h.hand_for(irina, v)
@@ -172,7 +170,7 @@ async def test_several_doubles_are_refused_in_twolane(h: Harness) -> None:
 
 
 async def test_group_buttons_pressed_on_other_messages_change_nothing(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     board = await table.board()
     before = await Unchanged.now(h, table)

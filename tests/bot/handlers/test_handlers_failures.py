@@ -52,7 +52,7 @@ async def board_up_to_date(h: Harness, chat: int) -> None:
 
 
 async def test_a_player_who_blocked_the_bot_is_played_by_the_computer(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     h.api.block_bot(table.users[1])
     await play_62(h, table)  # Ирина's turn: her hand cannot reach her
 
@@ -72,7 +72,7 @@ async def test_a_player_who_blocked_the_bot_is_played_by_the_computer(h: Harness
 
 
 async def test_a_deleted_board_is_posted_again(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     await board_up_to_date(h, table.chat)
     old = game.board.message_id
     assert old is not None
@@ -94,7 +94,7 @@ async def test_a_deleted_board_is_posted_again(h: Harness) -> None:
 
 
 async def test_message_is_not_modified_counts_as_done(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     await board_up_to_date(h, table.chat)
     await h.settle()
     photos = h.api.count_calls("sendPhoto", table.chat)
@@ -121,7 +121,7 @@ async def test_flood_control_waits_and_tries_again(h: Harness) -> None:
 
 
 async def test_flood_control_on_a_board_edit(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     await board_up_to_date(h, table.chat)
     h.api.inject_error("editMessageMedia", table.chat, error_code=429, retry_after=1)
     await play_62(h, table)
@@ -131,7 +131,7 @@ async def test_flood_control_on_a_board_edit(h: Harness) -> None:
 
 
 async def test_a_group_that_becomes_a_supergroup_keeps_its_game(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     await board_up_to_date(h, table.chat)
     await h.settle()

@@ -12,7 +12,7 @@ from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, position, r
 
 
 async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     await h.settle()
     before = await h.raw(table.chat)
@@ -103,7 +103,7 @@ async def test_leave_the_lobby_by_command(h: Harness) -> None:
 
 
 async def test_leave_a_running_game_and_the_computer_plays_on(h: Harness) -> None:
-    table, _ = await h.fives_at(ANDREY_TO_ACT)
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     answer = await h.say(andrey, table.chat, "/leave")
     assert answer.text == "Компьютер играет за вас до конца этой игры."

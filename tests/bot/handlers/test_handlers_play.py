@@ -38,7 +38,7 @@ def forged(table: Table, game_id: str, version: int, kind: str, arg: str = "") -
 
 
 async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
-    table, game = await h.fives_at(FIVES_TWO_ENDS)
+    table, game = await h.match_at(FIVES_TWO_ENDS)
     andrey, irina = table.users
     hand = await h.hand_for(andrey, game.version)
     labels = [b.text for b in hand_buttons(hand)]
@@ -82,7 +82,7 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
 
 
 async def test_refused_tile_presses_change_nothing(h: Harness) -> None:
-    table, game = await h.fives_at(FIVES_TWO_ENDS)
+    table, game = await h.match_at(FIVES_TWO_ENDS)
     andrey, irina = table.users
     hand = await h.hand_for(andrey, game.version)
     await h.settle()
@@ -127,9 +127,8 @@ async def test_refused_tile_presses_change_nothing(h: Harness) -> None:
 
 async def test_a_draw_and_a_pass_without_a_choice_are_made_for_him(h: Harness) -> None:
     # Ирина is to open; nothing of Андрей's will fit her 5:3.
-    table = await h.table("twolane")
+    table, game = await h.match_at(BEFORE_NOTHING_FITS)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, BEFORE_NOTHING_FITS.copy())
     hand = await h.hand_for(irina, game.version)
     waiting = await h.wait(
         lambda api: api.last_message(andrey, where=lambda m: m.photo is not None), "his tiles"
@@ -159,9 +158,8 @@ async def test_a_draw_and_a_pass_without_a_choice_are_made_for_him(h: Harness) -
 async def test_a_game_stored_with_a_draw_to_press_still_plays(h: Harness) -> None:
     # A game an earlier release stored while he had only a draw to press: the button is
     # there, and once he drew, the pass that follows is made for him.
-    table = await h.table("twolane")
+    table, game = await h.match_at(TWOLANE_NOTHING_FITS)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, TWOLANE_NOTHING_FITS.copy())
     v = game.version
     hand = await h.hand_for(andrey, v)
     assert "Ни одна кость не подходит." in (hand.caption or "")
@@ -186,9 +184,8 @@ async def test_a_game_stored_with_a_draw_to_press_still_plays(h: Harness) -> Non
 
 
 async def test_several_doubles_at_once(h: Harness) -> None:
-    table = await h.table("muggins")
+    table, game = await h.match_at(MUGGINS_DOUBLES)
     _, irina = table.users
-    game = await h.set_position(table.chat, MUGGINS_DOUBLES.copy())
     v = game.version
     hand = await h.hand_for(irina, v)
     assert [b.text for b in hand_buttons(hand)][-1] == "🁣 Несколько дублей"
@@ -240,7 +237,7 @@ async def test_several_doubles_at_once(h: Harness) -> None:
 
 
 async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
-    table, game = await h.fives_at(FIVES_TWO_ENDS)
+    table, game = await h.match_at(FIVES_TWO_ENDS)
     andrey, _ = table.users
     hand = await h.hand_for(andrey, game.version)
     before = await table.board()
@@ -270,7 +267,7 @@ async def test_score(h: Harness) -> None:
     await h.newgame(a, group)
     assert (await h.say(b, group, "/score")).text == ru("not_started")  # a lobby has no table yet
 
-    table, _ = await h.fives_at(FIVES_TWO_ENDS)
+    table, _ = await h.match_at(FIVES_TWO_ENDS)
     answer = await h.say(table.users[1], table.chat, "/score")
     assert answer.text.startswith("Пятерное домино · Кон 1 · Цель: 25\nХодит: Андрей")
     assert answer.entities and answer.entities[0]["type"] == "bold"

@@ -142,7 +142,7 @@ async def test_a_process_is_alive_while_it_beats(h: Harness) -> None:
 
 
 async def test_a_move_committed_just_before_dying_is_shown_soon(h: Harness) -> None:
-    table, game = await h.fives_at(ANDREY_TO_ACT)
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
     await h.hand_for(andrey, game.version)
     # The move is committed; the process dies before its delivery starts.
