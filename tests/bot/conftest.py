@@ -727,6 +727,13 @@ ANDREY_TO_ACT = position(
     ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
     moves=["6:5", "5:2@E"],
 )
+# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
+MUGGINS_DOUBLES = position(
+    "muggins",
+    NAMES,
+    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
+    moves=["3:2"],
+)
 
 
 @pytest.fixture

@@ -11,17 +11,10 @@ from __future__ import annotations
 import secrets
 import time
 
-from tests.bot.conftest import ANDREY_TO_ACT, NAMES, Harness, Table, position, ru
+from tests.bot.conftest import ANDREY_TO_ACT, MUGGINS_DOUBLES, NAMES, Harness, Table, position, ru
 from tests.fakebotapi import CallbackAnswer
 from tests.fakebotapi.state import CallbackQuery, chat_instance
 
-# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
-MUGGINS_DOUBLES = position(
-    "muggins",
-    NAMES,
-    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
-    moves=["3:2"],
-)
 # twolane: Андрей opened 5:3; Ирина to act, with 3:3 and 5:5 that fit the two ends.
 TWOLANE_DOUBLES = position(
     "twolane", NAMES, ["5:3 6:6 6:4 4:4 2:1", "3:3 5:5 1:0 6:0 0:0"], moves=["5:3"]

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from engine import Game, Tile
-from tests.bot.conftest import ANDREY_TO_ACT, NAMES, Harness, Table, en, hand_buttons, position, ru
+from tests.bot.conftest import (
+    ANDREY_TO_ACT,
+    MUGGINS_DOUBLES,
+    NAMES,
+    Harness,
+    Table,
+    en,
+    hand_buttons,
+    position,
+    ru,
+)
 from tests.fakebotapi import MessageView
 
 # fives: Андрей opened 6:5, Ирина laid 5:2 on E; Андрей to act (W 6, E 2): only 6:2 fits, both ends.
@@ -15,13 +25,6 @@ TWOLANE_NOTHING_FITS = position(
 # twolane: Андрей opened 5:2; once Ирина plays 6:2 nothing of his will fit, nor his draw.
 BEFORE_NOTHING_FITS = Game.new("twolane", NAMES, seed=10)
 BEFORE_NOTHING_FITS.push(BEFORE_NOTHING_FITS.parse_move("5:2"))
-# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
-MUGGINS_DOUBLES = position(
-    "muggins",
-    NAMES,
-    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
-    moves=["3:2"],
-)
 
 
 def data(message: MessageView, kind: str, arg: str = "") -> str:
