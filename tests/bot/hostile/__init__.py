@@ -21,7 +21,15 @@ unanswered): the tests require none, the bench script counts them.
 
 from tests.bot.hostile.choosing import TAPES, Chooser, RandomChooser, TapeChooser
 from tests.bot.hostile.fuzz import SOURCES, FuzzWorld, Press
-from tests.bot.hostile.judging import Problem, Stored, engine_problems, judge, read, replayed
+from tests.bot.hostile.judging import (
+    Problem,
+    Stored,
+    engine_problems,
+    judge,
+    judged,
+    read,
+    replayed,
+)
 from tests.bot.hostile.pressing import Answers, query, second_process, tap
 from tests.bot.hostile.races import RaceWorld, Tap
 from tests.bot.hostile.watch import Watch, held
@@ -43,6 +51,7 @@ __all__ = [
     "engine_problems",
     "held",
     "judge",
+    "judged",
     "query",
     "read",
     "replayed",
