@@ -17,18 +17,23 @@ import random
 from collections.abc import AsyncIterator, Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import given, note
 
 from tests.bot.conftest import Harness
-from tests.bot.hostile import TAPES, RaceWorld, RandomChooser, Stored, Tap, TapeChooser, judged
+from tests.bot.hostile import (
+    TAPES,
+    RaceWorld,
+    RandomChooser,
+    Stored,
+    Tap,
+    TapeChooser,
+    in_one_world,
+    judged,
+)
 
 # One table serves every race of a test (each race goes on from where the last one left
 # the game): the cost is in building it, not in the races.
-RACES = settings(
-    max_examples=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+RACES = in_one_world(20)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ What is found is a list of `Problem`s by kind (lost, doubled, illegal, leaked, c
 unanswered): the tests require none, the bench script counts them.
 """
 
-from tests.bot.hostile.choosing import TAPES, Chooser, RandomChooser, TapeChooser
+from tests.bot.hostile.choosing import TAPES, Chooser, RandomChooser, TapeChooser, in_one_world
 from tests.bot.hostile.fuzz import SOURCES, FuzzWorld, Press
 from tests.bot.hostile.judging import (
     Problem,
@@ -50,6 +50,7 @@ __all__ = [
     "Watch",
     "engine_problems",
     "held",
+    "in_one_world",
     "judge",
     "judged",
     "query",
