@@ -371,6 +371,13 @@ class Harness:
 
     # -- the lobby ------------------------------------------------------------------
 
+    async def lobby_of(self, *names: str) -> tuple[list[int], int, MessageView]:
+        """A group of people named `names`, and the lobby the first of them opened in it:
+        the people, the group and the lobby message."""
+        people = self.people(*names)
+        group = self.group(people[0], people[1:])
+        return people, group, await self.newgame(people[0], group)
+
     async def newgame(
         self, user: int, chat: int, variant: str = "", thread_id: int | None = None
     ) -> MessageView:

@@ -127,9 +127,7 @@ async def test_the_bot_removed_from_the_group_ends_its_game_at_once(h: Harness) 
 async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
     h: Harness,
 ) -> None:
-    owner, irina, olga = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(owner, [irina, olga])
-    lobby = await h.newgame(owner, group)
+    (owner, irina, olga), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     await h.join(irina, group, lobby)
     await h.lobby_settled(group)
     h.api.set_bot_status(group, "left", by=owner)
@@ -329,9 +327,7 @@ async def test_a_topic_renamed_during_its_game_is_named_so(h: Harness) -> None:
 
 
 async def test_an_idle_lobby_is_closed_and_says_so(h: Harness) -> None:
-    andrey, irina, olga = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(andrey, [irina, olga])
-    lobby = await h.newgame(andrey, group)
+    (andrey, irina, olga), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     await h.join(irina, group, lobby)
     await h.lobby_settled(group)
     h.clock.advance(h.settings.lobby_idle_seconds + 5)
@@ -359,9 +355,7 @@ async def test_an_idle_lobby_is_closed_and_says_so(h: Harness) -> None:
 
 
 async def test_a_lobby_pressed_recently_stays_open(h: Harness) -> None:
-    andrey, irina = h.people("Андрей", "Ирина")
-    group = h.group(andrey, [irina])
-    lobby = await h.newgame(andrey, group)
+    (_, irina), group, lobby = await h.lobby_of("Андрей", "Ирина")
     h.clock.advance(h.settings.lobby_idle_seconds - 60)
     await h.join(irina, group, lobby)  # a press: the lobby's half hour starts again
     await h.lobby_settled(group)
@@ -491,9 +485,7 @@ async def test_who_cancels_a_lobby_he_sits_in_is_not_told_of_himself(h: Harness)
 
 
 async def test_a_cancelled_lobby_tells_who_had_joined_once(h: Harness) -> None:
-    andrey, irina = h.people("Андрей", "Ирина")
-    group = h.group(andrey, [irina])
-    lobby = await h.newgame(andrey, group)
+    (andrey, irina), group, lobby = await h.lobby_of("Андрей", "Ирина")
     await h.join(irina, group, lobby)
     await h.lobby_settled(group)
     answer = await h.lobby_button(andrey, group, lobby, "cx")

@@ -53,9 +53,7 @@ async def test_start_with_a_garbage_payload_greets(h: Harness) -> None:
 
 
 async def test_joining_by_the_deep_link_takes_a_seat(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (_, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     assert lobby.text is not None and "занято мест — 0 из 4" in lobby.text
     answer = await h.join(b, group, lobby)
     assert answer.text == "Вы присоединились к игре в чате «Домино». Ваши кости придут сюда."
@@ -88,9 +86,7 @@ async def test_names_and_titles_with_html_characters(h: Harness) -> None:
 
 
 async def test_joining_twice_keeps_one_seat(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (_, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     await h.join(b, group, lobby)
     before = await h.lobby_settled(group)
     answer = await h.join(b, group, lobby, expect_edit=False)
@@ -109,9 +105,7 @@ async def test_a_link_to_a_game_that_is_not_there(h: Harness) -> None:
 
 
 async def test_joining_a_full_lobby_is_refused(h: Harness) -> None:
-    a, b, c = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(a, [b, c])
-    lobby = await h.newgame(a, group)
+    (a, b, c), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     for _ in range(3):
         await h.lobby_settled(group)
         assert not (await h.lobby_button(a, group, lobby, "ce")).show_alert
@@ -137,9 +131,7 @@ async def test_joining_a_started_or_cancelled_game_is_refused(h: Harness) -> Non
     await h.settle()
     assert await h.raw(table.chat) == before
 
-    a, b = h.people("Вадим", "Пётр")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Вадим", "Пётр")
     payload = f"j_{group}_0_{(await h.game(group)).id}"
     assert (await h.lobby_button(a, group, lobby, "cx")).text == "Игра отменена."
     await h.settle()
@@ -251,9 +243,7 @@ async def test_each_forum_topic_has_its_own_game(h: Harness) -> None:
 
 
 async def test_computer_players_join_by_button(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     answer = await h.lobby_button(a, group, lobby, "ce")
     assert (answer.text, answer.show_alert) == ("Компьютер сел за стол.", False)
     await h.lobby_settled(group)
@@ -291,9 +281,7 @@ async def test_the_game_button_cycles_the_variants(h: Harness) -> None:
 
 
 async def test_the_target_and_move_time_buttons(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, _), group, lobby = await h.lobby_of("Андрей", "Ирина")
     targets = []
     for _ in range(3):
         await h.lobby_button(a, group, lobby, "t")
@@ -338,9 +326,7 @@ async def test_the_lobby_options_are_the_games_options(h: Harness) -> None:
 
 
 async def test_leaving_the_lobby_by_button(h: Harness) -> None:
-    a, b, c = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(a, [b, c])
-    lobby = await h.newgame(a, group)
+    (_, b, c), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     await h.join(b, group, lobby)
     await h.lobby_settled(group)
     answer = await h.lobby_button(b, group, lobby, "lv")
@@ -359,9 +345,7 @@ async def test_leaving_the_lobby_by_button(h: Harness) -> None:
 async def test_who_may_start(h: Harness) -> None:
     """A refused start is told as an alert and changes nothing (who may start, and with
     whom, is tests/bot/game/test_lobby.py)."""
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (_, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     await h.join(b, group, lobby)
     await h.lobby_settled(group)
     before = await h.raw(group)
@@ -399,9 +383,7 @@ async def test_cancelling_the_lobby(h: Harness) -> None:
 async def test_a_press_on_a_lobby_that_lags_does_what_its_button_showed(h: Harness) -> None:
     """The lobby message may lag behind the stored lobby: its buttons still work, and an
     option button sets the value it offered, so pressing it twice changes nothing more."""
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     old = h.api.message(group, lobby.id)  # the buttons as they were before Ирина joined
     to_muggins = next(d for d in lobby_data(old) if d.split(":")[2] == "v")
     start = next(d for d in lobby_data(old) if d.split(":")[2] == "st")
@@ -433,9 +415,7 @@ async def test_a_lobby_button_of_a_game_that_started_changes_nothing(h: Harness)
 
 
 async def test_garbage_and_forged_button_data_are_refused_cleanly(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     game = await h.lobby_settled(group)
     before = await h.raw(group)
     for data in (
