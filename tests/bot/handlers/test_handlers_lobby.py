@@ -21,6 +21,18 @@ def lobby_kinds(message: MessageView) -> list[str]:
     return [(b.callback_data or "").split(":")[2] for b in message.buttons if b.callback_data]
 
 
+async def refused_press(
+    h: Harness, user: int, group: int, lobby: MessageView, action: str, code: str
+) -> None:
+    """`user`'s press of the lobby's `action` button is refused by `code`'s alert and
+    changes nothing."""
+    before = await h.raw(group)
+    answer = await h.lobby_button(user, group, lobby, action)
+    assert (answer.text, answer.show_alert) == (ru(code), True)
+    await h.settle()
+    assert await h.raw(group) == before
+
+
 # -- /start ---------------------------------------------------------------------------
 
 
@@ -256,11 +268,7 @@ async def test_computer_players_join_by_button(h: Harness) -> None:
     shown = h.api.message(group, lobby.id).content
     assert "1. 🤖 Компьютер 1 (лёгкий)" in shown and "2. 🤖 Компьютер 2 (сильный)" in shown
 
-    before = await h.raw(group)
-    answer = await h.lobby_button(b, group, lobby, "ce")
-    assert (answer.text, answer.show_alert) == (ru("creator_only"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, b, group, lobby, "ce", "creator_only")
 
 
 async def test_the_game_button_cycles_the_variants(h: Harness) -> None:
@@ -335,11 +343,7 @@ async def test_leaving_the_lobby_by_button(h: Harness) -> None:
     assert game.seats == []
     assert "занято мест — 0 из 4" in h.api.message(group, lobby.id).content
 
-    before = await h.raw(group)
-    answer = await h.lobby_button(c, group, lobby, "lv")
-    assert (answer.text, answer.show_alert) == (ru("not_in_game"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, c, group, lobby, "lv", "not_in_game")
 
 
 async def test_who_may_start(h: Harness) -> None:
@@ -348,11 +352,7 @@ async def test_who_may_start(h: Harness) -> None:
     (_, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     await h.join(b, group, lobby)
     await h.lobby_settled(group)
-    before = await h.raw(group)
-    answer = await h.lobby_button(b, group, lobby, "st")  # not the creator
-    assert (answer.text, answer.show_alert) == (ru("creator_only"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, b, group, lobby, "st", "creator_only")  # not the creator
     assert RU(en("need_human")) == "Хотя бы один игрок должен быть человеком."
 
 
@@ -360,11 +360,7 @@ async def test_cancelling_the_lobby(h: Harness) -> None:
     a, b, admin = h.people("Андрей", "Ирина", "Ольга")
     group = h.group(a, [b], admins=[admin])
     lobby = await h.newgame(a, group)
-    before = await h.raw(group)
-    answer = await h.lobby_button(b, group, lobby, "cx")
-    assert (answer.text, answer.show_alert) == (ru("creator_or_admin_only"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, b, group, lobby, "cx", "creator_or_admin_only")
 
     answer = await h.lobby_button(admin, group, lobby, "cx")
     assert (answer.text, answer.show_alert) == ("Игра отменена.", False)
