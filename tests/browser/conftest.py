@@ -104,6 +104,10 @@ class Site:
         page.goto((base or self.base) + "/table/")
         return page
 
+    def people(self, *names: str, lang: str = "ru") -> list[UserRef]:
+        """Telegram users of these first names, speaking `lang`."""
+        return [self.api.add_user(name, language_code=lang) for name in names]
+
     def new_lobby(
         self, creator: UserRef, *others: UserRef, private_chat: bool = False
     ) -> tuple[ChatRef, str]:

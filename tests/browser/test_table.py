@@ -143,8 +143,7 @@ def test_a_person_joins_from_the_table_and_plays_beside_a_computer(site: Site) -
 
 def test_moves_made_with_the_buttons_reach_a_spectator_s_table(site: Site) -> None:
     api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    boris = api.add_user("Борис", language_code="ru")
+    irina, boris = site.people("Ирина", "Борис")
     group, game_id = site.new_lobby(irina, boris, private_chat=True)
     creator = site.open(irina, game_id)
     creator.locator("button[data-action=add_strong]").click()
@@ -178,8 +177,7 @@ def test_init_data_that_cannot_be_trusted_is_refused_and_changes_nothing(
     site: Site, bot: BotProcess
 ) -> None:
     api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    andrei = api.add_user("Андрей", language_code="ru")
+    irina, andrei = site.people("Ирина", "Андрей")
     group, game_id = site.new_lobby(irina, andrei)
     before = site.match(group.id)["rev"]
     good = init_data(api.token, andrei.id, "Андрей", game_id)
@@ -227,9 +225,7 @@ async def _refused_outside_the_page(base: str, data: list[str]) -> None:
 def test_the_table_reconnects_by_itself_after_the_connection_drops(
     site: Site, bot: BotProcess
 ) -> None:
-    api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    andrei = api.add_user("Андрей", language_code="ru")
+    irina, andrei = site.people("Ирина", "Андрей")
     group, game_id = site.new_lobby(irina, andrei)
     page = site.open(andrei, game_id)
     expect(page.locator("body")).to_have_attribute("data-connected", "1")
@@ -273,8 +269,7 @@ def test_a_table_hears_a_change_applied_by_another_bot_process(
             store = redis.Redis.from_url(redis_url)
             site = Site(api, browser, bases[0], store, key_prefix)
             try:
-                irina = api.add_user("Ирина", language_code="ru")
-                andrei = api.add_user("Андрей", language_code="ru")
+                irina, andrei = site.people("Ирина", "Андрей")
                 _, game_id = site.new_lobby(irina, andrei)
                 on_a = site.open(irina, game_id, base=bases[0])
                 on_b = site.open(andrei, game_id, base=bases[1])

@@ -191,9 +191,7 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
 def test_muggins_doubles_are_picked_and_laid_from_the_table(site: Site) -> None:
     """A muggins seat holding two doubles for the two ends: the page offers the sets of
     doubles by the ends' names, and one tap lays them together."""
-    api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    andrei = api.add_user("Андрей", language_code="ru")
+    irina, andrei = site.people("Ирина", "Андрей")
     group, game_id = site.new_lobby(irina, andrei, private_chat=True)
     _, page = started_from_the_table(site, irina, andrei, game_id, "variant", "muggins")
 
