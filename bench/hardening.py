@@ -45,7 +45,6 @@ sys.path.insert(0, str(ROOT))
 
 from redis.asyncio import Redis  # noqa: E402
 
-from bot.storage.keys import Keys  # noqa: E402
 from bot.storage.store import Store  # noqa: E402
 from tests.bot.conftest import Harness, make_settings  # noqa: E402
 from tests.bot.hostile import (  # noqa: E402
@@ -149,7 +148,7 @@ async def main(args: argparse.Namespace) -> int:
     with FakeBotApi(max_calls_kept=5000) as api:
         client = Redis.from_url(redis_url)
         h = Harness(api, make_settings(api, redis_url, prefix), redis_url, prefix)
-        h.own_store = Store(client, Keys(prefix))
+        h.own_store = Store.under(client, prefix)
         await h.launch()
         try:
             pressed = await forged(h, args.forged, rng, problems) if args.forged else 0

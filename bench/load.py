@@ -49,8 +49,10 @@ lobby up, join, start and play from the table, never pressing a hand's buttons;
 (bench/table_figures.py): `table_update_p50_ms` and `table_update_p99_ms` (from a
 move's commit, the `ts` of the bot's `move` event, to the moment every table open on
 its game has a view with it), `table_views_missed` (counted in `lost_updates` too),
-`table_connections` (open at the end of the window) and `rss_mb` (the bot processes'
-resident memory together, at the end of the window).
+`table_connections` (open at the end of the window), `rss_mb` (the bot processes'
+resident memory together, at the end of the window), `private_refused` (private calls
+Telegram refused: a person who joined at the table never opened the private chat) and
+`bench_cpu_share` (this process's CPU in the window, in cores).
 """
 
 from __future__ import annotations
@@ -780,11 +782,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         group_before = sum(api.count_calls(FLOOD_METHODS, group) for group in driver.groups)
         over_before = api.over_limit_calls()
         start_epoch, start = time.time(), time.monotonic()
+        bench_cpu = time.process_time()  # this process: the fake Bot API, people, tables
         askers = [asyncio.create_task(driver.ask(forum)) for forum in driver.forums.values()]
         askers += [asyncio.create_task(driver.open_later(table)) for table in later]
         askers += [asyncio.create_task(driver.restart(forum)) for forum in driver.forums.values()]
         await asyncio.sleep(args.seconds)
         end_epoch, elapsed = time.time(), time.monotonic() - start
+        bench_cpu = time.process_time() - bench_cpu
         driver.stopping = True  # no more commands: the last ones' answers still count
         counter.counting = False
         by_command = {
@@ -817,7 +821,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             table_found = {
                 # Private calls Telegram refused (a person who joined at the table and never
                 # opened the private chat cannot be written to): what they were.
-                "private_refused": private_refused(api, driver.groups, start_epoch),
+                "private_refused": private_refused(
+                    api, driver.groups, start_epoch, games.table_open
+                ),
                 "table_connections": games.open_count(),
                 "rss_mb": table_figures.rss_mb(
                     bot.process.pid for bot in bots if bot.process is not None
@@ -896,6 +902,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "board_gap_max_s": found["board_gap_max_s"],
         "starvation_ratio": found["starvation_ratio"],
         "cpu_ms_per_move": round(1000 * cpu / moves, 2),
+        "bench_cpu_share": round(bench_cpu / elapsed, 2),  # of a core, beside the bots
         "redis_cmds_per_move": round(commands / moves, 2),
         "redis_server_cmds_per_move": round(server_commands / moves, 2),
         "redis_bytes_per_game": round(statistics.mean(sizes)) if sizes else 0,
@@ -943,23 +950,29 @@ def table_results(
         "table_actions": sent,
         "table_actions_done": done,
         "table_refusals": games.refusals(),
-        "table_closed_by_server": games.closed_by_server()[:5],
+        "table_closed_by_server": collections.Counter(games.closed_by_server()),
         "table_errors": games.errors[:5],
         "table_lost": missed + games.unanswered() + len(games.errors),
     }
 
 
-def private_refused(api: FakeBotApi, groups: set[int], since: float) -> list[str]:
-    """The private calls Telegram refused since `since` (epoch s), each as its method and
-    the start of its words, most frequent first (at most five kinds)."""
-    found: collections.Counter[str] = collections.Counter()
+def private_refused(
+    api: FakeBotApi, groups: set[int], since: float, table_open: Any = None
+) -> dict[str, Any]:
+    """The private calls Telegram refused since `since` (epoch s): how many of each method,
+    how many of them while the person had a table open (`table_open(user, at)`), and the
+    first line of the first one's words (its group's name and round in it)."""
+    found: dict[str, dict[str, Any]] = {}
     for call in api.calls(None, None):
         if call.ok or call.chat_id in groups or call.time < since:
             continue
         params = call.params if isinstance(call.params, dict) else {}
         words = str(params.get("caption") or params.get("text") or "").split("\n")[0][:60]
-        found[f"{call.method}: {words}"] += 1
-    return [f"{n}x {what}" for what, n in found.most_common(5)]
+        kind = found.setdefault(call.method, {"count": 0, "table_open": 0, "example": words})
+        kind["count"] += 1
+        if table_open is not None and call.chat_id is not None:
+            kind["table_open"] += int(table_open(call.chat_id, call.time))
+    return found
 
 
 def raise_open_files() -> None:

@@ -68,17 +68,22 @@ class TableGames:
         for index in range(self.spectators):
             name = f"Зритель {number}-{index}"
             people.append((api.add_user(name, language_code="ru").id, name))
-        connections, players = [], []
+        connections: list[Connection] = []
+        players: list[Player] = []
         for index, (user, name) in enumerate(people):
             base = self.bases[(number + index) % len(self.bases)]
             connection = Connection(self.http, base, self.signer, user, name, _ignore)
+            connection.watching = index >= len(table.people)
             if index < len(table.people):
-                player = Player(connection, rng, self.driver._spawn, lambda: self.driver.stopping)
-                connection.on_view = lambda _c, view, p=player: p.view(view)
+                player = Player(connection, rng, self.driver._spawn, self._stopping)
+                connection.on_view = player.heard
                 players.append(player)
             connections.append(connection)
         self.connections[table.group] = connections
         self.players[table.group] = players
+
+    def _stopping(self) -> bool:
+        return bool(self.driver.stopping)
 
     async def open(self, table: Any) -> None:
         """/newgame in the group, then the lobby set up and started from the table."""
@@ -146,6 +151,17 @@ class TableGames:
     def open_count(self) -> int:
         connections = self.all_connections()
         return sum(1 for c in connections if c.socket is not None and not c.socket.closed)
+
+    def table_open(self, user_id: int, at: float) -> bool:
+        """Whether `user_id` had a table open at `at` (epoch s)."""
+        return any(
+            seen.opened_at is not None
+            and seen.opened_at <= at
+            and (seen.closed_at is None or at <= seen.closed_at)
+            for c in self.all_connections()
+            if c.user_id == user_id
+            for seen in c.seen
+        )
 
     def watched(self) -> list[Watched]:
         return [

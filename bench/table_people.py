@@ -16,6 +16,7 @@ import contextlib
 import itertools
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,9 @@ HELLO_TIMEOUT = 30.0  # seconds the welcome may take on a loaded machine
 QUICK = (0.2, 0.5)  # seconds before acting again right after acting (a run of draws)
 THINK = (1.0, 3.0)  # seconds a person thinks once his turn has come
 QUICK_WITHIN = 2.0  # seconds since his last action that make the next one quick
+# A game's view as the hub encodes it: {"type": "view", "view": {..., "table": {"version":
+# <the engine's>, ...}}} (json.dumps' separators; the table's first key is its version).
+TABLE_VERSION = re.compile(r'"table": \{"version": (\d+)')
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class Connection:
         self.closed_by_server: list[str] = []
         self._reader: asyncio.Task[None] | None = None
         self._first_view: asyncio.Event = asyncio.Event()
+        self.watching = False  # a spectator's: nobody acts on its views
 
     async def open(self, game: str) -> None:
         """The table of `game`, from its hello to its first view."""
@@ -101,6 +106,13 @@ class Connection:
         async for message in socket:
             if message.type != aiohttp.WSMsgType.TEXT:
                 break
+            if self.watching and seen.opened_at is not None:
+                # A spectator's later views: only their version is read (thousands of
+                # them share this process with the fake Bot API and the people).
+                found = TABLE_VERSION.search(message.data)
+                if found is not None:
+                    seen.views.append((int(found[1]), time.time()))
+                    continue
             data = json.loads(message.data)
             kind = data.get("type")
             if kind == "view":
@@ -154,13 +166,13 @@ class Connection:
     async def close(self) -> None:
         socket, reader = self.socket, self._reader
         self.socket = self._reader = None
+        self._closing = True  # until its reader is done: a close of ours, not the server's
         if socket is not None:
-            self._closing = True
             await socket.close()
-            self._closing = False
         if reader is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
+        self._closing = False
 
 
 @dataclass
@@ -175,6 +187,10 @@ class Player:
     handled: set[tuple[str, int]] = field(default_factory=set)  # (game, view version)
     actions: int = 0  # sent
     done: int = 0
+
+    def heard(self, _connection: Connection, view: dict[str, Any]) -> None:
+        """A view his table was pushed."""
+        self.view(view)
 
     def view(self, view: dict[str, Any]) -> None:
         table = view.get("table")

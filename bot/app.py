@@ -14,7 +14,9 @@ from telegram.request import BaseRequest
 from bot import handlers, metrics
 from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
-from bot.game.memory import Memory
+from bot.game.lobby_calls import LobbyCalls
+from bot.game.profiles import Profiles
+from bot.game.repeated_commands import RepeatedCommands
 from bot.game.service import GameService
 from bot.handlers.command_table import Chats, menu
 from bot.handlers.common import Deps
@@ -22,7 +24,6 @@ from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from bot.intake import Intake
 from bot.settings import Settings
 from bot.storage.connect import connect_redis, wait_for_redis
-from bot.storage.keys import Keys
 from bot.storage.store import Store
 from bot.storage.updates import SeenUpdates
 from bot.table import TableServer
@@ -52,7 +53,7 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         await wait_for_redis(client, settings.redis_connect_seconds)
-        store = Store(client, Keys(settings.key_prefix))
+        store = Store.under(client, settings.key_prefix)
         budget.store = store.budget
         if isinstance(application, MeteredApplication):
             application.seen = store.updates
@@ -62,7 +63,14 @@ def build_application(settings: Settings, redis: Redis | None = None) -> Applica
         liveness.start()
         application.bot_data["liveness"] = liveness
         delivery = Delivery(application.bot, service, settings, liveness)
-        application.bot_data["deps"] = Deps(settings, Memory(store), service, delivery)
+        application.bot_data["deps"] = Deps(
+            settings,
+            service,
+            delivery,
+            Profiles(store),
+            LobbyCalls(store),
+            RepeatedCommands(store),
+        )
         # The live table, served by bot.web (bot.__main__) once it has a public address:
         # without one nothing changes (no routes, nothing published per change).
         table = TableServer(service, settings) if settings.webapp_url else None

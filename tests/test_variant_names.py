@@ -87,7 +87,7 @@ def name_uses(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
 
 def test_the_registry_names_the_three_games() -> None:
     assert {"fives", "muggins", "twolane"} == NAMES
-    assert len(SOURCES) > 50 and ROOT / "bot" / "render" / "board.py" in SOURCES
+    assert len(SOURCES) > 50 and ROOT / "bot" / "render" / "board" / "board_picture.py" in SOURCES
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(ROOT)) for p in SOURCES])

@@ -15,7 +15,7 @@ from bot.delivery.liveness import Liveness
 from bot.storage.delivery_records import DeliveryRecord
 from bot.storage.models import Claim, GroupDelivery, HandDelivery
 from bot.storage.stored import LOST, Stored
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 
 R = TypeVar("R", GroupDelivery, HandDelivery)
 
@@ -78,8 +78,8 @@ def retry_at(result: Result, failures: int, now: float) -> float | None:
     """When a call that did not go through is tried again: after Telegram's wait for a
     429, after a backoff by the failures in a row for a failure or a lost answer (None:
     nothing to try again)."""
-    if result.outcome is Outcome.RETRY:
+    if result.outcome is CallOutcome.RETRY:
         return now + max(result.retry_after, 0.1)
-    if result.outcome in (Outcome.FAILED, Outcome.UNCERTAIN):
+    if result.outcome in (CallOutcome.FAILED, CallOutcome.UNCERTAIN):
         return now + BACKOFF.after(failures)
     return None

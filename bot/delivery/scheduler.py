@@ -24,17 +24,18 @@ from dataclasses import dataclass, field
 from redis.exceptions import RedisError
 
 from bot import metrics
+from bot.delivery.at_table import AtTable
 from bot.delivery.group.converger import GroupConverger
 from bot.delivery.hand.converger import HandConverger
 from bot.delivery.hand.plan import hand_want
 from bot.delivery.liveness import Liveness
 from bot.delivery.lost_notice import tell_lost
 from bot.delivery.turns import TurnTarget
-from bot.game.records import DEADLINE_SLACK, Current
+from bot.game.match_records import DEADLINE_SLACK, Current
 from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.due import DueIndex
-from bot.storage.errors import BrokenGameError, NewerGameError
+from bot.storage.store_errors import BrokenGameError, NewerGameError
 from bot.telegram import api
 
 log = logging.getLogger(__name__)
@@ -81,9 +82,9 @@ class Delivery:
         self.settings = settings
         self.liveness = liveness
         # Who has the live table open: read only where a table is served.
-        self.presence = service.store.presence if settings.webapp_url else None
-        self.group = GroupConverger(bot, service, settings, liveness, clock, self.presence)
-        self.hands = HandConverger(bot, service, liveness, clock, self.presence)
+        self.at_table = AtTable(service.store.presence if settings.webapp_url else None)
+        self.group = GroupConverger(bot, service, settings, liveness, clock, self.at_table)
+        self.hands = HandConverger(bot, service, liveness, clock, self.at_table)
         self._clock = clock
         self._work: dict[Chat, _ChatWork] = {}
         self.turns = TurnTarget(service, clock)
@@ -160,10 +161,10 @@ class Delivery:
     ) -> None:
         """He pressed a hand button in his private chat: if his table is open, he plays
         with the buttons now, and his hand message is brought up to date."""
-        if self.presence is None:
+        if not self.at_table.served:
             return
         now = self.clock()
-        if await self.presence.use_buttons(chat_id, thread_id, game_id, user_id, now):
+        if await self.at_table.buttons_pressed(chat_id, thread_id, game_id, user_id, now):
             self.kick(chat_id, thread_id)
 
     def _give_up_stale_hands(self, chat: Chat, work: _ChatWork, current: Current) -> None:

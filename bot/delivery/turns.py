@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.game.service import GameService
 
 Chat = tuple[int, int | None]

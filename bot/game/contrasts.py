@@ -92,7 +92,7 @@ class Sight:
 
 
 @dataclass(slots=True)
-class Outcome:
+class PlayCounts:
     """A play and the counts just after it; `terms`: the ends the game counts then, sorted."""
 
     move: Play | Doubles
@@ -105,7 +105,7 @@ class Outcome:
         return sorted(value for _, value in self.after.open_ends())
 
 
-def outcome(sight: Sight, move: Play | Doubles) -> Outcome:
+def outcome(sight: Sight, move: Play | Doubles) -> PlayCounts:
     """The counts just after `move`: what it scores, risks and leaves to each side."""
     rules = sight.rules
     after = laid(rules, sight.view.table, move)
@@ -125,7 +125,7 @@ def outcome(sight: Sight, move: Play | Doubles) -> Outcome:
         Measure.SUITS_KEPT: len({half for t in kept for half in t}),
     }
     terms = rules.count_terms(after)
-    return Outcome(move, after, counts, None if terms is None else sorted(terms))
+    return PlayCounts(move, after, counts, None if terms is None else sorted(terms))
 
 
 def risk(rules: Ruleset, table: Table, unseen: Sequence[Tile]) -> int:
@@ -146,8 +146,8 @@ def risk(rules: Ruleset, table: Table, unseen: Sequence[Tile]) -> int:
 
 
 def contrast(
-    chosen: Outcome,
-    groups: Sequence[Sequence[Outcome]],
+    chosen: PlayCounts,
+    groups: Sequence[Sequence[PlayCounts]],
     measures: Sequence[Measure],
     tempting: Callable[[Play | Doubles], Any],
     limit: int,
@@ -175,7 +175,7 @@ def contrast(
 
 
 def alike(
-    chosen: Outcome, others: Sequence[Outcome], measures: Sequence[Measure]
+    chosen: PlayCounts, others: Sequence[PlayCounts], measures: Sequence[Measure]
 ) -> Contrast | None:
     """SAME or EVEN when no count tells the plays apart (None: some does). SAME: the
     ends come to the same numbers, and the game counts them alike."""
@@ -188,27 +188,27 @@ def alike(
     )
 
 
-def best_of(group: Sequence[Outcome], measure: Measure) -> Outcome:
+def best_of(group: Sequence[PlayCounts], measure: Measure) -> PlayCounts:
     if measure in FEWER_IS_BETTER:
         return min(group, key=lambda o: o.counts[measure])
     return max(group, key=lambda o: o.counts[measure])
 
 
-def best(group: Sequence[Outcome], measure: Measure) -> int:
+def best(group: Sequence[PlayCounts], measure: Measure) -> int:
     return best_of(group, measure).counts[measure]
 
 
-def other_tiles(sight: Sight, move: Play | Doubles) -> list[list[Outcome]]:
+def other_tiles(sight: Sight, move: Play | Doubles) -> list[list[PlayCounts]]:
     """The plays of the other tiles (or sets of doubles), a group each."""
     mine = frozenset(tiles_of(move))
-    groups: dict[frozenset[Tile], list[Outcome]] = {}
+    groups: dict[frozenset[Tile], list[PlayCounts]] = {}
     for other in sight.view.legal:
         if isinstance(other, Play | Doubles) and frozenset(tiles_of(other)) != mine:
             groups.setdefault(frozenset(tiles_of(other)), []).append(outcome(sight, other))
     return list(groups.values())
 
 
-def other_ends(sight: Sight, move: Play) -> list[Outcome]:
+def other_ends(sight: Sight, move: Play) -> list[PlayCounts]:
     """The same tile on each other end it fits."""
     legal = sight.view.legal
     return [

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from bot import metrics
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.logs import event
 from engine import MoveEntry
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bot.game.hints import Hint
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.render import EndName
 from engine import Doubles, Draw, End, Game, Move, MoveEntry, Play, SeatView, Tile, view_for
 

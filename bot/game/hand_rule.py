@@ -1,7 +1,7 @@
 """The one rule of a hand: what a player's action (bot.game.hand_actions) may do now.
 
 `decide` is a pure function of the match as stored, its engine game and the action. It
-answers with a move to make (`turns.HandMove`: the engine move, for the seat), a choice
+answers with a move to make (`play_rules.HandMove`: the engine move, for the seat), a choice
 the player still has to make (which end; which doubles), a hint to work out, or a
 `Refusal` with its code. Every check of a hand press is here, once: the game gone or
 over, a person not seated, a stale version, a seat the computer plays, not his turn, a
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.game import turns
+from bot.game import play_rules
 from bot.game.clock import Moment
 from bot.game.hand_actions import (
     AnyHandAction,
@@ -47,7 +47,7 @@ class HintWanted:
     seat: int
 
 
-Decision = turns.HandMove | Choice | HintWanted | Refusal
+Decision = play_rules.HandMove | Choice | HintWanted | Refusal
 
 
 def decide(match: Match | None, game: Game | None, action: AnyHandAction) -> Decision:
@@ -82,12 +82,12 @@ def decide(match: Match | None, game: Game | None, action: AnyHandAction) -> Dec
 def act(
     match: Match | None, game: Game | None, action: AnyHandAction, now: Moment, settings: Settings
 ) -> Change | Choice | HintWanted | Refusal:
-    """`decide`, and a move it allows made (`turns.play`): the change to store."""
+    """`decide`, and a move it allows made (`play_rules.play`): the change to store."""
     decided = decide(match, game, action)
-    if not isinstance(decided, turns.HandMove):
+    if not isinstance(decided, play_rules.HandMove):
         return decided
     assert match is not None and game is not None
-    return turns.play(match, game, decided, now, settings)
+    return play_rules.play(match, game, decided, now, settings)
 
 
 def _acting_seat(match: Match | None, game: Game | None, action: AnyHandAction) -> int | Refusal:
@@ -123,16 +123,16 @@ def _play_tile(game: Game, seat: int, action: PlayTile) -> Decision:
     if action.west is not None:  # the opening laid as asked (on an end, the end decides)
         return _move(game, seat, Play(tile, None, action.west))
     # One place only (or the opening): there, the opening with its high half west.
-    return turns.HandMove(seat, plays[0])
+    return play_rules.HandMove(seat, plays[0])
 
 
-def _move(game: Game, seat: int, move: Move) -> turns.HandMove | Refusal:
+def _move(game: Game, seat: int, move: Move) -> play_rules.HandMove | Refusal:
     """`move` for `seat`, if the engine allows it; its refusal, with its words for the logs,
     if not."""
     refused = game.refusal(move, seat)
     if refused is not None:
         return Refusal(refused.code, detail=refused.message)
-    return turns.HandMove(seat, game.resolve(move))
+    return play_rules.HandMove(seat, game.resolve(move))
 
 
 def _doubles_choice(game: Game, seat: int, picked: Picked) -> DoublesChoice | Refusal:

@@ -17,7 +17,7 @@ from bot.game.contrasts import (
     Contrast,
     Measure,
     Other,
-    Outcome,
+    PlayCounts,
     Sight,
     alike,
     best,
@@ -199,7 +199,7 @@ def explain(view: SeatView, move: Move) -> Hint:
     return hint(Reason.LEAVES, pips=values, tiles=fitting)
 
 
-def _end_contrast(sight: Sight, chosen: Outcome, ends_round: bool) -> Contrast | None:
+def _end_contrast(sight: Sight, chosen: PlayCounts, ends_round: bool) -> Contrast | None:
     """Why this end of the tile rather than another: the first count it does best on."""
     assert isinstance(chosen.move, Play)
     rules, view = sight.rules, sight.view

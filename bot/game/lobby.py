@@ -9,7 +9,6 @@ handed to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.game.clock import Moment, turn_deadline
@@ -30,7 +29,6 @@ from engine import Game
 from engine.variants import VARIANTS
 
 # A computer player's name in a language: (language, its number among the computers).
-ComputerNames = Callable[[str, int], str]
 
 # What a join says when the lobby ended meanwhile, by how it ended: a lobby that closed
 # without a game says so (no game was cut short), one whose game began and ended as well.
@@ -64,7 +62,7 @@ class NewLobby:
 
 
 @dataclass(frozen=True)
-class Press:
+class LobbyPress:
     """A lobby button, pressed by `person` (`is_admin`: a chat admin, as Telegram says)."""
 
     game_id: str
@@ -75,7 +73,7 @@ class Press:
 
 
 def open_lobby(
-    match: Match | None, ask: NewLobby, now: Moment, settings: Settings, names: ComputerNames
+    match: Match | None, ask: NewLobby, now: Moment, settings: Settings
 ) -> Change | Unchanged:
     """A new lobby; an idle one taken over; UNCHANGED while a game runs here."""
     if match is not None and stale(match, now, settings):
@@ -96,7 +94,7 @@ def open_lobby(
         topic=ask.topic,
     )
     if lobby.practice:
-        _open_practice(lobby, ask.creator, names)
+        _open_practice(lobby, ask.creator)
     elif ask.reachable:
         lobby.seats.append(ask.creator.seat())
     _touch(lobby, now, settings)
@@ -162,9 +160,7 @@ def leave(lobby: Match, person: Person, now: Moment, settings: Settings) -> Chan
     return _edited(left, now, settings)
 
 
-def press(
-    match: Match | None, ask: Press, now: Moment, settings: Settings, names: ComputerNames
-) -> Outcome:
+def press(match: Match | None, ask: LobbyPress, now: Moment, settings: Settings) -> Outcome:
     """A lobby button. Any press whose action still makes sense works, whatever revision
     of the lobby it was made on; a press that no longer does is refused. An option set
     already (pressed twice) is UNCHANGED."""
@@ -179,7 +175,7 @@ def press(
         return Refusal("creator_only")
     if ask.action is LobbyAction.START:
         return _start(lobby, now, settings)
-    edited = _set(lobby, ask.action, ask.value, names)
+    edited = _set(lobby, ask.action, ask.value)
     if not isinstance(edited, Match):
         return edited
     return _edited(edited, now, settings)
@@ -216,7 +212,7 @@ def rematch(match: Match | None, ask: Rematch, now: Moment, settings: Settings) 
     if match.seats[played].left:
         return Refusal("rematch_left")
     seats = [
-        Seat(name=s.name, level=s.level, lang=s.lang, computer=True)
+        computer_seat(s.number, s.level, s.lang)
         if s.user_id is None
         else Seat(name=s.name, user_id=s.user_id, lang=s.lang)
         for s in match.seats
@@ -264,13 +260,17 @@ def _take_over(
     return _edited(taken, now, settings)
 
 
-def _open_practice(lobby: Match, person: Person, names: ComputerNames) -> None:
+def _open_practice(lobby: Match, person: Person) -> None:
     """A practice lobby: its person, one strong computer, no clock (he may change them)."""
     lobby.lang = person.lang  # a private chat speaks its person's language
     lobby.turn_seconds = NO_CLOCK
     lobby.seats.append(person.seat())
-    name = names(person.lang, 1)
-    lobby.seats.append(Seat(name=name, level="strong", lang=person.lang, computer=True))
+    lobby.seats.append(computer_seat(1, "strong", person.lang))
+
+
+def computer_seat(number: int, level: Level, lang: str) -> Seat:
+    """Computer player `number` (from 1): named where it is shown, in that moment's language."""
+    return Seat(name="", number=number, level=level, lang=lang, computer=True)
 
 
 def _cancel(lobby: Match, person: Person, is_admin: bool) -> Change | Refusal:
@@ -293,8 +293,8 @@ def _start(lobby: Match, now: Moment, settings: Settings) -> Change | Refusal:
         return Refusal("need_players")
     if not any(seat.human for seat in lobby.seats):
         return Refusal("need_human")
-    names = [seat.name for seat in lobby.seats]
-    game = Game.new(lobby.variant, names, seed=lobby.seed, target=lobby.target)
+    players = [seat.player for seat in lobby.seats]
+    game = Game.new(lobby.variant, players, seed=lobby.seed, target=lobby.target)
     started = lobby.model_copy(deep=True)
     started.status = "playing"
     started.lobby_rev += 1
@@ -302,9 +302,7 @@ def _start(lobby: Match, now: Moment, settings: Settings) -> Change | Refusal:
     return Change(started, game)
 
 
-def _set(
-    lobby: Match, action: LobbyAction, value: str, names: ComputerNames
-) -> Match | Unchanged | Refusal:
+def _set(lobby: Match, action: LobbyAction, value: str) -> Match | Unchanged | Refusal:
     """The lobby with the option its creator pressed (a copy), before it is touched."""
     if action is LobbyAction.REMOVE_COMPUTER:
         computers = [i for i, seat in enumerate(lobby.seats) if seat.user_id is None]
@@ -319,8 +317,7 @@ def _set(
         number = 1 + sum(1 for seat in lobby.seats if seat.user_id is None)
         level: Level = "easy" if action is LobbyAction.ADD_EASY else "strong"
         edited = lobby.model_copy(deep=True)
-        name = names(lobby.lang, number)
-        edited.seats.append(Seat(name=name, level=level, lang=lobby.lang, computer=True))
+        edited.seats.append(computer_seat(number, level, lobby.lang))
         return edited
     if action is LobbyAction.VARIANT:
         if value not in VARIANTS:

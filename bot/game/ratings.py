@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot.game import forfeits
-from bot.storage.errors import StoreError
 from bot.storage.models import Level, Match, RatingLine
 from bot.storage.scores import Scores
+from bot.storage.store_errors import StoreError
 from engine import Game, view_for
 from engine.variants import VARIANTS
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot import metrics
-from bot.game import chats, computer, events, hand_rule, hints, lobby, turns
+from bot.game import chats, computer, events, hand_rule, hints, lobby, play_rules
 from bot.game.clock import Moment
 from bot.game.hand_actions import (
     AnyHandAction,
@@ -35,18 +35,18 @@ from bot.game.hand_actions import (
     action_for,
 )
 from bot.game.hand_rule import HintWanted
+from bot.game.match_records import Current, MatchRecords
 from bot.game.options import LobbyAction
 from bot.game.outcomes import UNCHANGED, Change, Outcome, Refusal
 from bot.game.people import Person
-from bot.game.records import Current, MatchRecords
-from bot.game.standings import Standings
+from bot.game.tally import Tally
 from bot.logs import event
-from bot.render import computer_name, end_names
+from bot.render import end_names
 from bot.settings import Settings
-from bot.storage.errors import BrokenGameError, GameLostError
-from bot.storage.games import EngineCache
+from bot.storage.engine_cache import EngineCache
 from bot.storage.models import Match
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError, GameLostError
 from engine import Game, Move, MoveEntry
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ class GameService(MatchRecords):
     ) -> None:
         super().__init__(store, clock, engines)
         self.settings = settings
-        self.standings = Standings(store.scores)
+        self.tally = Tally(store.scores)
 
     async def chat_language(self, chat_id: int) -> str:
         return await self.store.prefs.chat_language(chat_id) or self.settings.default_language
@@ -127,7 +127,7 @@ class GameService(MatchRecords):
         now = self._now()
 
         def rule(match: Match | None, game: Game | None) -> Outcome:
-            return lobby.open_lobby(match, ask, now, self.settings, computer_name)
+            return lobby.open_lobby(match, ask, now, self.settings)
 
         try:
             current, change = await self._change(chat_id, thread_id, rule)
@@ -174,11 +174,11 @@ class GameService(MatchRecords):
         is_admin: bool,
     ) -> Current:
         """A lobby button (see `lobby.press`)."""
-        ask = lobby.Press(game_id, action, value, person, is_admin)
+        ask = lobby.LobbyPress(game_id, action, value, person, is_admin)
         now = self._now()
 
         current, change = await self._change(
-            chat_id, thread_id, lambda m, _: lobby.press(m, ask, now, self.settings, computer_name)
+            chat_id, thread_id, lambda m, _: lobby.press(m, ask, now, self.settings)
         )
         assert current is not None
         if action is LobbyAction.START and change is not None:
@@ -197,7 +197,16 @@ class GameService(MatchRecords):
         )
         assert current is not None
         if change is not None:  # the live table finds the new lobby by its id
-            await self.store.tables.note_game(current.match.id, chat_id, thread_id)
+            tables = self.store.tables
+            await tables.note_game(current.match.id, chat_id, thread_id)
+            # A seat the finished game's table held stays the table's: its person may
+            # never have opened the private chat, and plays the rematch at the table too.
+            for seat in current.match.seats:
+                user_id = seat.user_id
+                if user_id is not None and await tables.seated(
+                    chat_id, thread_id, game_id, user_id
+                ):
+                    await tables.note_seated(chat_id, thread_id, current.match.id, user_id)
         return current
 
     # -- playing --------------------------------------------------------------------
@@ -278,7 +287,7 @@ class GameService(MatchRecords):
         now = self._now()
 
         current, _ = await self._change(
-            chat_id, thread_id, lambda m, g: turns.leave(m, g, person, now, self.settings)
+            chat_id, thread_id, lambda m, g: play_rules.leave(m, g, person, now, self.settings)
         )
         assert current is not None
         if current.match.ended == "everyone_left":
@@ -290,7 +299,7 @@ class GameService(MatchRecords):
     ) -> Current:
         """/stop asks first: may this person end the running game?"""
         current = await self.current(chat_id, thread_id)
-        refusal = turns.may_stop(None if current is None else current.match, person, is_admin)
+        refusal = play_rules.may_stop(None if current is None else current.match, person, is_admin)
         if refusal is not None:
             raise refusal
         assert current is not None
@@ -302,7 +311,7 @@ class GameService(MatchRecords):
         """The /stop confirmation: the game ends for everyone, as cancelled."""
 
         current, _ = await self._change(
-            chat_id, thread_id, lambda m, _: turns.stop(m, game_id, person, is_admin)
+            chat_id, thread_id, lambda m, _: play_rules.stop(m, game_id, person, is_admin)
         )
         assert current is not None
         metrics.game_abandoned(current.match.variant, current.match.engine is not None)
@@ -315,7 +324,7 @@ class GameService(MatchRecords):
         hand as a new message."""
 
         await self._change(
-            chat_id, thread_id, lambda m, _: turns.note_hand_request(m, game_id, person)
+            chat_id, thread_id, lambda m, _: play_rules.note_hand_request(m, game_id, person)
         )
 
     # -- what the delivery layer reports ----------------------------------------------
@@ -341,7 +350,7 @@ class GameService(MatchRecords):
         await self._change(
             chat_id,
             thread_id,
-            lambda m, g: turns.seat_blocked(m, g, game_id, seat_index, now, self.settings),
+            lambda m, g: play_rules.seat_blocked(m, g, game_id, seat_index, now, self.settings),
         )
 
     async def abandon(
@@ -378,6 +387,22 @@ class GameService(MatchRecords):
 
         with contextlib.suppress(BrokenGameError):
             await self._change(chat_id, thread_id, lambda m, _: chats.name_topic(m, name))
+
+    async def topic_name(self, chat_id: int, thread_id: int) -> str | None:
+        """A forum topic's name, as its last forum_topic_created / _edited said."""
+        return await self.store.prefs.topic_name(chat_id, thread_id)
+
+    async def last_record(self, chat_id: int, thread_id: int | None) -> str | None:
+        """The last finished game there (engine.pack() text), for /export."""
+        return await self.store.games.last_record(chat_id, thread_id)
+
+    async def shown_at(self, match: Match) -> int | None:
+        """The message showing `match` in its chat (its board, else its lobby), if any."""
+        group, _ = await self.store.games.read_delivery(match.chat_id, match.thread_id, 0)
+        shown = group.value
+        if shown is None or shown.game_id != match.id:
+            return None
+        return shown.board.message_id or shown.lobby_message_id
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[int | None]:
         """A group became a supergroup: its games and stats follow the new chat id.
@@ -427,7 +452,7 @@ class GameService(MatchRecords):
             # A no-op, unless a process died between the end and its counting.
             await self.count_if_over(found)
             return None
-        turn = turns.due(found.match, found.game, now)
+        turn = play_rules.due(found.match, found.game, now)
         if turn is None:
             return None
         if turn.by == "silence":
@@ -444,7 +469,7 @@ class GameService(MatchRecords):
         changed, change = await self._change(
             chat_id,
             thread_id,
-            lambda m, g: turns.play_due(m, g, turn, moves, now, self.settings),
+            lambda m, g: play_rules.play_due(m, g, turn, moves, now, self.settings),
             found,
         )
         if change is None:
@@ -455,10 +480,15 @@ class GameService(MatchRecords):
         return Played(changed, entries)
 
     async def _end_for_silence(
-        self, chat_id: int, thread_id: int | None, found: Current, turn: turns.Due, now: Moment
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        found: Current,
+        turn: play_rules.DueTurn,
+        now: Moment,
     ) -> Played | None:
         changed, change = await self._change(
-            chat_id, thread_id, lambda m, g: turns.end_for_silence(m, g, turn, now), found
+            chat_id, thread_id, lambda m, g: play_rules.end_for_silence(m, g, turn, now), found
         )
         if change is None:
             return None
@@ -471,4 +501,4 @@ class GameService(MatchRecords):
 
     async def count_if_over(self, current: Current) -> None:
         """A finished match counts in its chat's stats and ratings (once, whoever calls)."""
-        await self.standings.count(current)
+        await self.tally.count(current)

@@ -13,7 +13,7 @@ from telegram.ext import (
 
 from bot.handlers import buttons, chat_events
 from bot.handlers.command_table import COMMANDS
-from bot.handlers.errors import on_error
+from bot.handlers.error_handler import on_error
 
 
 def register(application: Application) -> None:  # type: ignore[type-arg]

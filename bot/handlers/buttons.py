@@ -17,8 +17,8 @@ from telegram.ext import ContextTypes
 from bot.game import rulebook
 from bot.game.hand_actions import DoublesChoice, EndChoice, HandResult
 from bot.game.hints import Hint
+from bot.game.match_records import Current
 from bot.game.outcomes import Refusal
-from bot.game.records import Current
 from bot.handlers.common import Deps, deps, is_admin, language_for, person, thread_of
 from bot.i18n import Translator, translator
 from bot.render import EndName

@@ -1,6 +1,6 @@
 """Slash commands: thin handlers that ask the service and reply.
 
-A refusal is raised, not answered here: the error handler (bot.handlers.errors) answers
+A refusal is raised, not answered here: the error handler (bot.handlers.error_handler) answers
 it, as a reply in the user's language.
 """
 
@@ -15,7 +15,7 @@ from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from bot.game import forfeits, rulebook
-from bot.game.errors import BrokenGameError, GameLostError
+from bot.game.match_errors import BrokenGameError, GameLostError
 from bot.game.outcomes import Refusal
 from bot.handlers import notify, repeats
 from bot.handlers.common import (
@@ -29,7 +29,7 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import LANGUAGES, Translator, translator
-from bot.render import board_text
+from bot.render import board_text, localized_name
 from bot.storage.models import Match
 from bot.telegram import (
     api,
@@ -60,7 +60,7 @@ async def cmd_start(
     if is_group(chat):  # `/start@bot` there says nothing of whether the bot may write to him
         await repeats.answer(update, context, tr, "help", help_text(tr))
         return
-    await d.memory.mark_started(user.id)  # he wrote to the bot in private: it may write back
+    await d.profiles.opened_chat(user.id)  # he wrote to the bot in private: it may write back
     payload = context.args[0] if context.args else ""
     target = keyboards.parse_join_payload(payload)
     if target is None:
@@ -89,7 +89,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     d = deps(context)
     thread_id = thread_of(message)
     seat = None  # a creator the bot can write to takes seat 1 at once
-    if not shown_name(user) and (await d.memory.user(user.id)).started:
+    if not shown_name(user) and (await d.profiles.of(user.id)).started:
         seat = 1
     topic = await _topic_name(context, message, chat.id, thread_id)
     game_id, calls = await notify.prepare(context, chat.id, thread_id, user.id)
@@ -107,7 +107,7 @@ async def cmd_newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         notify.call(context, current.match, calls)
         return  # the lobby itself is posted by the delivery layer
     await notify.not_opened(context, chat.id, thread_id, game_id, calls)
-    pointer = await _shown_at(context, current.match)
+    pointer = await deps(context).service.shown_at(current.match)
     if taken_over:
         text = tr(command_texts.LOBBY_TAKEN_OVER)
     else:
@@ -152,7 +152,7 @@ async def _open_practice(
     if user is None or chat is None:
         return
     d = deps(context)
-    await d.memory.mark_started(user.id)  # he wrote to the bot: it may write to him
+    await d.profiles.opened_chat(user.id)  # he wrote to the bot: it may write to him
     current, created = await d.service.new_game(
         chat.id, None, person(user, 1, tr.lang), variant, ""
     )
@@ -160,16 +160,8 @@ async def _open_practice(
         return
     text = tr(command_texts.PRACTICE_HERE)
     await api.send_text(
-        context.bot, chat.id, text, reply_to=await _shown_at(context, current.match)
+        context.bot, chat.id, text, reply_to=await deps(context).service.shown_at(current.match)
     )
-
-
-async def _shown_at(context: ContextTypes.DEFAULT_TYPE, match: Match) -> int | None:
-    """The message showing the match in its chat (its board, else its lobby), if any."""
-    record = await deps(context).memory.group_shown(match.chat_id, match.thread_id)
-    if record is None or record.game_id != match.id:
-        return None
-    return record.board.message_id or record.lobby_message_id
 
 
 async def _running_here(
@@ -188,7 +180,7 @@ async def _topic_name(
     (every message in a topic answers it, unless it answers another one)."""
     if thread_id is None:
         return ""
-    stored = await deps(context).memory.topic_name(chat_id, thread_id)
+    stored = await deps(context).service.topic_name(chat_id, thread_id)
     if stored:
         return stored
     root = message.reply_to_message
@@ -318,7 +310,7 @@ async def _games_elsewhere(
         return False  # the command says what became of it
     if here is not None and here.match.active:
         return False  # the practice game here is the one meant
-    games = [m for m in await d.memory.games_of(user.id) if m.chat_id != chat.id]
+    games = [m for m in await d.profiles.games_of(user.id) if m.chat_id != chat.id]
     if not games:
         return False
     lines = []
@@ -331,7 +323,7 @@ async def _games_elsewhere(
         view = None
         if game is not None:
             view = forfeits.match_view(view_for(game, seat), match)
-        link = endings.message_link(match.chat_id, match.thread_id, await _shown_at(context, match))
+        link = endings.message_link(match.chat_id, match.thread_id, await d.service.shown_at(match))
         place = endings.place_name(match, tr)
         lines.append(command_texts.game_line(tr, match, view, link, place))
     if not lines:
@@ -345,11 +337,11 @@ async def cmd_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    lines = await deps(context).service.standings.stats(chat.id)
+    lines = await deps(context).service.tally.stats(chat.id)
     if not lines:
         await repeats.answer(update, context, tr, "stats", rating_texts.no_stats(tr))
         return
-    found = await deps(context).service.standings.ratings(chat.id)
+    found = await deps(context).service.tally.ratings(chat.id)
     await repeats.answer(update, context, tr, "stats", rating_texts.stats_text(tr, lines, found))
 
 
@@ -359,7 +351,7 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     tr = await language_for(update, context)
-    found = await deps(context).service.standings.ratings(chat.id)
+    found = await deps(context).service.tally.ratings(chat.id)
     await repeats.answer(update, context, tr, "top", rating_texts.top_text(tr, found))
 
 
@@ -378,7 +370,7 @@ async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise Refusal("admin_only")
         await d.service.set_language(chat.id, choice)
     else:
-        await d.memory.set_language(user.id, choice)
+        await d.profiles.choose_language(user.id, choice)
     await reply(update, translator(choice)(command_texts.LANGUAGE_SET))
 
 
@@ -388,7 +380,7 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     tr = await language_for(update, context)
     thread_id = thread_of(message)
-    packed = await deps(context).memory.last_record(chat.id, thread_id)
+    packed = await deps(context).service.last_record(chat.id, thread_id)
     try:
         record = None if packed is None else to_record(unpack(packed))
     except StateError:
@@ -397,6 +389,8 @@ async def cmd_export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if record is None:
         await reply(update, tr(command_texts.NOTHING_TO_EXPORT))
         return
+    # The record names its computer players in words, as the chat reads them now.
+    record["players"] = [localized_name(tr, name) for name in record["players"]]
     data = json.dumps(record, ensure_ascii=False, indent=1).encode()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     name = f"domino-{record.get('variant', 'game')}-{stamp}.json"

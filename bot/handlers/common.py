@@ -11,8 +11,10 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.delivery.scheduler import Delivery
-from bot.game.memory import Memory
+from bot.game.lobby_calls import LobbyCalls
 from bot.game.people import Person, visible_name
+from bot.game.profiles import Profiles
+from bot.game.repeated_commands import RepeatedCommands
 from bot.game.service import GameService
 from bot.i18n import Translator, normalize, translator
 from bot.settings import Settings
@@ -26,9 +28,11 @@ class Deps:
     """The application's services, kept in `application.bot_data["deps"]`."""
 
     settings: Settings
-    memory: Memory
     service: GameService
     delivery: Delivery
+    profiles: Profiles
+    calls: LobbyCalls
+    repeats: RepeatedCommands
 
 
 def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:
@@ -76,7 +80,7 @@ async def language_for(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Tr
     if chat is not None and is_group(chat):
         return translator(await d.service.chat_language(chat.id))
     if user is not None:
-        prefs = await d.memory.user(user.id)
+        prefs = await d.profiles.of(user.id)
         return translator(prefs.lang or normalize(user.language_code, d.settings.default_language))
     return translator(d.settings.default_language)
 

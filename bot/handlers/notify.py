@@ -17,15 +17,15 @@ import logging
 from telegram import Bot, Chat, Update
 from telegram.ext import ContextTypes
 
-from bot.game.errors import BrokenGameError
-from bot.game.memory import MAX_SUBSCRIBERS, Memory, Subscribed
-from bot.game.service import new_game_id
+from bot.game.lobby_calls import MAX_SUBSCRIBERS, Subscribed
+from bot.game.match_errors import BrokenGameError
+from bot.game.service import GameService, new_game_id
 from bot.handlers import repeats
-from bot.handlers.common import deps, is_group, reply, thread_of
+from bot.handlers.common import Deps, deps, is_group, reply, thread_of
 from bot.i18n import Translator, normalize, translator
 from bot.storage.models import Match
 from bot.telegram import api, endings, keyboards, notify_texts
-from bot.telegram.api import Outcome
+from bot.telegram.api import CallOutcome
 from bot.telegram.call_priority import Priority
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if user is None or chat is None or message is None:
         return
     d = deps(context)
-    prefs = await d.memory.user(user.id)
+    prefs = await d.profiles.of(user.id)
     own = prefs.lang or normalize(user.language_code, d.settings.default_language)
     if not is_group(chat):
         await reply(update, translator(own)(notify_texts.ONLY_IN_GROUPS))
@@ -48,30 +48,30 @@ async def cmd_notify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         usage = group_tr(notify_texts.USAGE)
         await repeats.answer(update, context, group_tr, "notify:usage", usage)
         return
-    memory = d.memory
+    calls = d.calls
     thread_id = thread_of(message)
     tr = translator(own)
-    place = await _place(memory, chat, thread_id, tr)
+    place = await _place(d.service, chat, thread_id, tr)
     if choice == "off":
-        removed = await memory.unsubscribe(chat.id, thread_id, user.id)
+        removed = await calls.unsubscribe(chat.id, thread_id, user.id)
         text = notify_texts.unsubscribed(tr, place, removed)
     elif not prefs.started:
         await _ask_to_start(update, context, group_tr)
         return
     else:
-        found = await memory.subscribe(chat.id, thread_id, user.id, own)
+        found = await calls.subscribe(chat.id, thread_id, user.id, own)
         if found is Subscribed.FULL:
             full = notify_texts.full(group_tr, MAX_SUBSCRIBERS)
             await repeats.answer(update, context, group_tr, "notify:full", full)
             return
         text = notify_texts.subscribed(tr, place)
     sent = await api.send_text(context.bot, user.id, text)
-    if sent.outcome is Outcome.FORBIDDEN:  # he blocked the bot, or never pressed Start
-        await memory.unsubscribe(chat.id, thread_id, user.id)
+    if sent.outcome is CallOutcome.FORBIDDEN:  # he blocked the bot, or never pressed Start
+        await calls.unsubscribe(chat.id, thread_id, user.id)
         if choice != "off":
             await _ask_to_start(update, context, group_tr)
             return
-        place = await _place(memory, chat, thread_id, group_tr)
+        place = await _place(d.service, chat, thread_id, group_tr)
         done = notify_texts.unsubscribed(group_tr, place, True)
         await repeats.answer(update, context, group_tr, "notify:off", done)
 
@@ -83,9 +83,9 @@ async def _ask_to_start(update: Update, context: ContextTypes.DEFAULT_TYPE, tr: 
     await repeats.answer(update, context, tr, "notify:start", text, markup)
 
 
-async def _place(memory: Memory, chat: Chat, thread_id: int | None, tr: Translator) -> str:
+async def _place(service: GameService, chat: Chat, thread_id: int | None, tr: Translator) -> str:
     """The group (and its forum topic) as private messages name it."""
-    topic = await memory.topic_name(chat.id, thread_id) if thread_id is not None else None
+    topic = await service.topic_name(chat.id, thread_id) if thread_id is not None else None
     return endings.group_place(tr, chat.title, topic)
 
 
@@ -94,13 +94,8 @@ async def prepare(
 ) -> tuple[str, dict[int, str]]:
     """Before /newgame opens a lobby: its id, and the subscribers it calls (user id ->
     language; not its creator), noted under that id before its lobby message is posted."""
-    memory = deps(context).memory
-    found = await memory.subscribers(chat_id, thread_id)
-    found.pop(creator_id, None)
     game_id = new_game_id()
-    if found:
-        await memory.note_called(chat_id, thread_id, game_id, len(found))
-    return game_id, found
+    return game_id, await deps(context).calls.to_call(chat_id, thread_id, game_id, creator_id)
 
 
 async def not_opened(
@@ -112,18 +107,18 @@ async def not_opened(
 ) -> None:
     """/newgame opened no lobby of that id: nobody is called to it."""
     if calls:
-        await deps(context).memory.forget_called(chat_id, thread_id, game_id)
+        await deps(context).calls.not_opened(chat_id, thread_id, game_id)
 
 
 def call(context: ContextTypes.DEFAULT_TYPE, match: Match, calls: dict[int, str]) -> None:
     """Call them in the background: the /newgame handler does not wait for 50 messages."""
     if calls:
         context.application.create_task(
-            call_all(context.bot, deps(context).memory, match, calls), name=f"notify {match.id}"
+            call_all(context.bot, deps(context), match, calls), name=f"notify {match.id}"
         )
 
 
-async def call_all(bot: Bot, memory: Memory, match: Match, calls: dict[int, str]) -> int:
+async def call_all(bot: Bot, d: Deps, match: Match, calls: dict[int, str]) -> int:
     """Send each call, one at a time at the lowest priority; how many went.
 
     Stops once the lobby is gone (started or closed: its Join link would only say so),
@@ -132,9 +127,10 @@ async def call_all(bot: Bot, memory: Memory, match: Match, calls: dict[int, str]
     made = 0
     for user_id, lang in calls.items():
         try:
-            now = await memory.load(match.chat_id, match.thread_id)
+            current = await d.service.current(match.chat_id, match.thread_id)
         except BrokenGameError:
             return made
+        now = None if current is None else current.match
         if now is None or now.id != match.id or now.status != "lobby":
             return made
         if now.seat_of(user_id) is not None:
@@ -145,8 +141,8 @@ async def call_all(bot: Bot, memory: Memory, match: Match, calls: dict[int, str]
         sent = await api.send_text(
             bot, user_id, text, markup=markup, priority=Priority.OTHER, patient=False
         )
-        if sent.outcome is Outcome.FORBIDDEN:
-            await memory.unsubscribe(match.chat_id, match.thread_id, user_id)
+        if sent.outcome is CallOutcome.FORBIDDEN:
+            await d.calls.unsubscribe(match.chat_id, match.thread_id, user_id)
             log.info("chat %s: a subscriber blocked the bot; dropped", match.chat_id)
         elif sent.ok:
             made += 1

@@ -33,7 +33,7 @@ from telegram.ext import ContextTypes
 from bot.handlers.common import deps, is_group, reply, thread_of
 from bot.i18n import Translator
 from bot.telegram import api, command_texts
-from bot.telegram.api import Outcome
+from bot.telegram.api import CallOutcome
 from bot.telegram.call_priority import Priority
 
 log = logging.getLogger(__name__)
@@ -62,31 +62,31 @@ async def answer(
     if not is_group(chat):
         await reply(update, text, markup=markup)
         return
-    memory = deps(context).memory
+    repeated = deps(context).repeats
     thread_id = thread_of(message)
     shows = digest(text, markup)
     bot = message.get_bot()
     for _ in range(2):  # a second time only after a changed answer was forgotten
-        if await memory.claim_answer(chat.id, thread_id, command, WINDOW):
+        if await repeated.claim(chat.id, thread_id, command, WINDOW):
             sent = await api.send_text(
                 bot, chat.id, text, thread_id=thread_id, reply_to=message.message_id, markup=markup
             )
             if sent.message_id is not None:
-                await memory.note_answer(chat.id, thread_id, command, sent.message_id, shows)
-            elif sent.outcome is not Outcome.UNCERTAIN:  # not sent: the next one tries again
-                await memory.forget_answer(chat.id, thread_id, command)
+                await repeated.answered(chat.id, thread_id, command, sent.message_id, shows)
+            elif sent.outcome is not CallOutcome.UNCERTAIN:  # not sent: the next one tries again
+                await repeated.forget(chat.id, thread_id, command)
             return
-        shown = await memory.shown_answer(chat.id, thread_id, command)
+        shown = await repeated.answer(chat.id, thread_id, command)
         if shown is None:  # the answer is on its way (or its sending was given up)
             return
         answer_id, before = shown
         if before == shows:
             break
         # What it says has changed (a move, another language): that is news, answered anew.
-        await memory.forget_answer(chat.id, thread_id, command)
+        await repeated.forget(chat.id, thread_id, command)
     else:
         return
-    if not await memory.take_answer_extra(chat.id, thread_id, command, WINDOW):
+    if not await repeated.take_note(chat.id, thread_id, command, WINDOW):
         return  # this window's one note is spent
     await api.send_text(
         bot,

@@ -3,7 +3,7 @@ each seat's private hand message shows (bot.delivery). The one place that names 
 keys for it: a caller asks for the group's record of a chat, or a seat's, never a key.
 
 They are read beside the match in one round trip, and written by compare-and-set
-through the game records (bot.storage.records), whose scripts keep every key of a chat
+through the game records (bot.storage.game_records), whose scripts keep every key of a chat
 in its slot.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from bot.storage.game_records import GameRecords, commit
 from bot.storage.models import GroupDelivery, HandDelivery, Match
-from bot.storage.records import GameRecords, commit
 from bot.storage.stored import Lost, Stored
 
 R = TypeVar("R", GroupDelivery, HandDelivery)

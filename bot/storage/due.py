@@ -14,7 +14,7 @@ from bot.storage.keys import Keys
 
 
 @dataclass(frozen=True)
-class Due:
+class DueGames:
     """Games taken from the due index, and when to look at it again."""
 
     games: list[tuple[int, int | None]]
@@ -39,7 +39,7 @@ class DueIndex:
         await self.redis.zadd(self.keys.due(), {self.keys.game(chat_id, thread_id): score})
         return score
 
-    async def take_due(self, now: float, lease: float, limit: int) -> Due:
+    async def take_due(self, now: float, lease: float, limit: int) -> DueGames:
         found, until, first = await self._take(
             keys=[self.keys.due()], args=[ms(now), int(lease * 1000), limit], client=self.redis
         )
@@ -51,7 +51,7 @@ class DueIndex:
             except ValueError:
                 await self.redis.zrem(self.keys.due(), member)
         earliest = int(float(first)) if first not in (b"", "", None) else None
-        return Due(games, int(until), earliest)
+        return DueGames(games, int(until), earliest)
 
     async def settle_due(
         self, chat_id: int, thread_id: int | None, seen: int | None, when: float | None

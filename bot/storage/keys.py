@@ -91,7 +91,7 @@ class Keys:
 
     def table_seated(self, chat_id: int, thread_id: int | None, game_id: str) -> str:
         """Who took a seat from the live table or opened it at his seat (a set of user ids):
-        such a seat stays his when his private chat refuses the bot (bot.game.turns)."""
+        such a seat stays his when his private chat refuses the bot (bot.game.play_rules)."""
         return f"{self._chat(chat_id)}:table-seated:{thread_id or 0}:{game_id}"
 
     def table_presence(self, chat_id: int) -> str:

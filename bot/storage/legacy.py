@@ -1,5 +1,10 @@
 """Records of a chat's game written by earlier releases, read so that their games play on.
 
+Format 3 differs from this release's only in its computer players, named in the
+lobby's language («Компьютер 2») where this release keeps a number and names them
+when they are shown: `named_computers` numbers them (a seat without a person is a
+computer's, whatever its name), in the match and in its engine state.
+
 Format 2 differs from this release's only in its notes, kept as sentences in the
 chat's language of that moment: `second_release` reads them as "text" notes, shown
 as they are (this release stores codes and chooses the words when it shows them).
@@ -20,6 +25,7 @@ this release says the game is damaged and leaves it alone.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -31,13 +37,13 @@ from bot.storage.models import (
     GroupDelivery,
     HandDelivery,
     Match,
+    MatchStatus,
     Note,
     Seat,
     Variant,
 )
-from engine import Game, pack
-
-Status = Literal["lobby", "playing", "over", "cancelled"]
+from engine import Game, StateError, pack, unpack
+from engine.players import computer_player
 
 
 class _OldSeat(BaseModel):
@@ -74,7 +80,7 @@ class ChatGame(BaseModel):
     id: str
     chat_id: int
     thread_id: int | None = None
-    status: Status = "lobby"
+    status: MatchStatus = "lobby"
     variant: Variant = "fives"
     creator_id: int
     creator_name: str = ""
@@ -102,6 +108,31 @@ class ChatGame(BaseModel):
 
 
 SECOND_FORMAT = 2
+THIRD_FORMAT = 3
+_NUMBER = re.compile(r"([0-9]{1,3})\s*$")  # «Компьютер 2», "Computer 2"
+
+
+def named_computers(match: Match) -> Match:
+    """`match` (format 3 or earlier, read as this release's) with its computer players
+    numbered, as this release keeps them; the same match if it has none."""
+    computers = [index for index, seat in enumerate(match.seats) if seat.user_id is None]
+    if not computers:
+        return match
+    upgraded = match.model_copy(deep=True)
+    for count, index in enumerate(computers, start=1):
+        seat = upgraded.seats[index]
+        found = _NUMBER.search(seat.name)
+        seat.name, seat.number = "", count if found is None else int(found.group(1))
+    if upgraded.engine is not None:
+        try:
+            game = unpack(upgraded.engine)
+        except StateError:
+            return upgraded  # its game cannot be read: the service reports it, as before
+        for index in computers:
+            if index < len(game.players):
+                game.players[index] = computer_player(upgraded.seats[index].number)
+        upgraded.engine = pack(game)
+    return upgraded
 
 
 def second_release(raw: bytes | str) -> Match | None:
@@ -118,7 +149,7 @@ def second_release(raw: bytes | str) -> Match | None:
     data["format"] = MATCH_FORMAT
     data["notes"] = [Note(code="text", text=note) for note in notes]
     try:
-        return Match.model_validate(data)
+        return named_computers(Match.model_validate(data))
     except ValidationError:
         return None
 
@@ -216,4 +247,4 @@ def split(old: ChatGame, lang: str) -> Split:
         )
         for seat in old.seats
     ]
-    return Split(match, group, hands)
+    return Split(named_computers(match), group, hands)

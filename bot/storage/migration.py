@@ -21,10 +21,10 @@ from redis.asyncio import Redis
 from bot.storage import scripts
 from bot.storage.common import GAME_TTL, MAX_ATTEMPTS, backoff
 from bot.storage.due import DueIndex
-from bot.storage.errors import BrokenGameError, ConflictError
 from bot.storage.keys import Keys
 from bot.storage.legacy import UnreadableLegacy, split
 from bot.storage.prefs import Prefs
+from bot.storage.store_errors import BrokenGameError, ConflictError
 from bot.storage.stored import FirstRelease
 
 log = logging.getLogger(__name__)

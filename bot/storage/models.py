@@ -20,6 +20,7 @@ from pydantic import (
     model_serializer,
 )
 
+from engine.players import computer_player
 from engine.variants import VARIANTS
 
 
@@ -31,13 +32,15 @@ def known_game(variant: str) -> str:
 
 # A game's name: stored as a plain string, read only if engine.VARIANTS has it.
 Variant = Annotated[str, AfterValidator(known_game)]
-Status = Literal["lobby", "playing", "over", "cancelled"]
+MatchStatus = Literal["lobby", "playing", "over", "cancelled"]
 Level = Literal["easy", "strong"]
+SeatKind = Literal["person", "computer"]
 # How a cancelled match ended (a finished one is "over"): what every message of it says.
 Ending = Literal["stopped", "bot_removed", "everyone_left", "idle", "silence"]
 
-# 1: the single `ChatGame` record of the first release; 2: notes kept as sentences.
-MATCH_FORMAT = 3
+# 1: the single `ChatGame` record of the first release; 2: notes kept as sentences;
+# 3: computer players kept by their name in the lobby's language («Компьютер 2»).
+MATCH_FORMAT = 4
 NOTES_KEPT = 20  # events kept for board captions; older ones are dropped
 # What a note tells (bot.telegram.note_texts has the words): "text" is a note kept as a
 # sentence before notes were codes (format 2), shown as it is.
@@ -51,12 +54,13 @@ def practice_chat(chat_id: int) -> bool:
 
 
 class Seat(BaseModel):
-    """A place at the table: a human (by Telegram user id) or a computer player."""
+    """A place at the table: a person's (by Telegram user id) or a computer player's."""
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str
+    name: str  # a person's own name ("" for a computer player: see `player`)
     user_id: int | None = None  # None: a computer player from the start
+    number: int = 0  # a computer player's number in its lobby (from 1)
     level: Level = "strong"  # the computer's strength when it plays this seat
     lang: str = "ru"  # the language of this player's private messages
     computer: bool = False  # played by the computer (from the start, or after /leave etc.)
@@ -67,6 +71,16 @@ class Seat(BaseModel):
     @property
     def human(self) -> bool:
         return self.user_id is not None and not self.computer
+
+    @property
+    def kind(self) -> SeatKind:
+        return "computer" if self.user_id is None else "person"
+
+    @property
+    def player(self) -> str:
+        """The seat's name in the engine's game: its person's, or a computer's mark that
+        its words name where it is shown (in the language of that moment)."""
+        return computer_player(self.number) if self.user_id is None else self.name
 
 
 class Note(BaseModel):
@@ -90,7 +104,7 @@ class Match(BaseModel):
     id: str
     chat_id: int
     thread_id: int | None = None
-    status: Status = "lobby"
+    status: MatchStatus = "lobby"
     # The default is the stored format's, not the registry's first game: it must not
     # move when games are added.
     variant: Variant = "fives"

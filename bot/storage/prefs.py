@@ -15,9 +15,9 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from bot.storage.common import MAX_ATTEMPTS, STATS_TTL, USER_TTL, as_text, backoff
-from bot.storage.errors import ConflictError
 from bot.storage.keys import Keys
 from bot.storage.models import UserPrefs
+from bot.storage.store_errors import ConflictError
 
 # The hash's fields.
 LANG = "lang"

@@ -14,9 +14,9 @@ from redis.asyncio import Redis
 
 from bot.storage import scripts
 from bot.storage.common import MAX_ATTEMPTS, STATS_TTL, backoff
-from bot.storage.errors import ConflictError
 from bot.storage.keys import Keys
 from bot.storage.models import RatingLine, StatLine
+from bot.storage.store_errors import ConflictError
 
 COUNTED_KEPT = 50  # ids of a chat's last games remembered as counted in the stats
 RATED_KEPT = 200  # ids (and changes) of a chat's last rated games remembered

@@ -14,16 +14,16 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from bot.storage.answers import Answers
-from bot.storage.budget import BudgetStore
+from bot.storage.budget_counts import BudgetStore
 from bot.storage.delivery_records import DeliveryRecords
 from bot.storage.due import DueIndex
+from bot.storage.game_records import GameRecords
 from bot.storage.heartbeats import Heartbeats
-from bot.storage.hints import Hints
+from bot.storage.hints_shown import Hints
 from bot.storage.keys import Keys
 from bot.storage.migration import Migration
 from bot.storage.prefs import Prefs
 from bot.storage.presence import Presence
-from bot.storage.records import GameRecords
 from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
 from bot.storage.tables import Tables
@@ -53,3 +53,8 @@ class Store:
         self.updates = SeenUpdates(redis, keys)
         self.tables = Tables(redis, keys)
         self.presence = Presence(redis, keys)
+
+    @classmethod
+    def under(cls, redis: Redis, prefix: str) -> Store:
+        """The store whose every key starts with `prefix` (settings.key_prefix)."""
+        return cls(redis, Keys(prefix))

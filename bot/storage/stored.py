@@ -12,9 +12,16 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.storage.common import as_bytes
-from bot.storage.errors import BrokenGameError, NewerGameError
-from bot.storage.legacy import SECOND_FORMAT, ChatGame, first_release, second_release
+from bot.storage.legacy import (
+    SECOND_FORMAT,
+    THIRD_FORMAT,
+    ChatGame,
+    first_release,
+    named_computers,
+    second_release,
+)
 from bot.storage.models import MATCH_FORMAT, Match
+from bot.storage.store_errors import BrokenGameError, NewerGameError
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +60,7 @@ class FirstRelease(Exception):
 def parse_match(raw: bytes | str | None) -> Match | None:
     """The stored match; BrokenGameError if it cannot be read, NewerGameError if it is a
     newer release's (never rewritten as ours), `FirstRelease` for a format 1 record. A
-    format 2 record is read as this release's (bot.storage.legacy)."""
+    format 2 or 3 record is read as this release's (bot.storage.legacy)."""
     if raw is None:
         return None
     try:
@@ -72,9 +79,9 @@ def parse_match(raw: bytes | str | None) -> Match | None:
         raise BrokenGameError(message, as_bytes(raw)) from None
     if match.format > MATCH_FORMAT:
         raise NewerGameError(f"stored game has format {match.format}", as_bytes(raw))
-    if match.format == SECOND_FORMAT and not match.notes:  # as ours but for its format
-        match.format = MATCH_FORMAT
-        return match
+    if match.format == THIRD_FORMAT or (match.format == SECOND_FORMAT and not match.notes):
+        match.format = MATCH_FORMAT  # as ours but for its computers' names (and its format)
+        return named_computers(match)
     if match.format != MATCH_FORMAT:
         message = f"stored game has format {match.format}; this release reads {MATCH_FORMAT}"
         raise BrokenGameError(message, as_bytes(raw))

@@ -7,7 +7,7 @@ slots and this hash in his, so no script holds both. The game service notes a pe
 before it writes a change that seats him (a write then lost leaves an entry too many)
 and drops him after a change that unseats him or ends the game is written (a failure
 there leaves one too many as well); whoever reads the hash checks each entry against
-its match, and drops an entry whose match no longer seats him (bot.game.memory).
+its match, and drops an entry whose match no longer seats him (bot.game.profiles).
 """
 
 from __future__ import annotations

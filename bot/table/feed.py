@@ -1,7 +1,7 @@
 """The change feed: every committed change reaches the open tables of its chat, in this
 process at once and in the others through Redis pub/sub.
 
-The game service tells its change listeners after each commit (bot.game.records); the
+The game service tells its change listeners after each commit (bot.game.match_records); the
 feed is one of them, beside the delivery layer. A change of this process is pushed from
 the state at hand and published on the chat's channel (bot.storage.tables) as a short
 note: which chat and topic, which revision, which process. A process with tables of
@@ -24,7 +24,7 @@ import secrets
 from redis.exceptions import RedisError
 
 from bot import background
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.storage.tables import FeedListener, Tables
 from bot.table.hub import Hub
 

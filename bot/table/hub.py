@@ -24,8 +24,8 @@ from aiohttp import web
 from redis.exceptions import RedisError
 
 from bot.game import ratings
-from bot.game.errors import StoreError
-from bot.game.records import Current
+from bot.game.match_errors import StoreError
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.i18n import Translator
 from bot.table.initdata import Identity
@@ -221,5 +221,5 @@ class Hub:
         """A finished match's rating changes by seat, for its final table."""
         if current is None or current.match.status != "over":
             return None
-        rated = await self.service.standings.final_changes(current)
+        rated = await self.service.tally.final_changes(current)
         return ratings.seat_changes(current.match, rated)

@@ -24,7 +24,7 @@ from pathlib import Path
 from aiohttp import web
 from redis.exceptions import RedisError
 
-from bot.game.errors import StoreError
+from bot.game.match_errors import StoreError
 from bot.i18n import LANGUAGES, translator
 from bot.table.initdata import Unauthorized
 from bot.table.server import TableServer

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.i18n import Translator, normalize, translator
 from bot.settings import Settings

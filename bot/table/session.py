@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 from redis.exceptions import RedisError
 
-from bot.game.errors import BrokenGameError, ConflictError, StoreError
+from bot.game.match_errors import BrokenGameError, ConflictError, StoreError
 from bot.game.outcomes import Refusal
 from bot.i18n import Translator
 from bot.table.actions import Place, perform

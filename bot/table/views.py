@@ -12,8 +12,8 @@ from collections.abc import Collection
 from typing import Any
 
 from bot.game import forfeits
+from bot.game.match_records import Current
 from bot.game.options import MAX_SEATS, TURN_CHOICES, has_clock, target_choices
-from bot.game.records import Current
 from bot.i18n import Translator
 from bot.settings import Settings
 from bot.storage.models import Match
@@ -66,7 +66,7 @@ def lobby_view(match: Match, user_id: int, tr: Translator, settings: Settings) -
     seats = [
         {
             "number": number,
-            "name": webapp_texts.seat_name(tr, s.name),
+            "name": webapp_texts.seat_name(tr, s.player),
             "computer": s.user_id is None,
             "kind": webapp_texts.seat_kind(tr, s.level) if s.user_id is None else None,
             "you": s.user_id == user_id,

@@ -55,7 +55,7 @@ ANSWER_TIMEOUT = 4.0
 ANSWER_RETRY_WITHIN = 8.0
 
 
-class Outcome(Enum):
+class CallOutcome(Enum):
     OK = "ok"
     GONE = "gone"  # the message (or chat) is not there any more
     FORBIDDEN = "forbidden"  # blocked by the user, or removed from the group
@@ -68,7 +68,7 @@ class Outcome(Enum):
 
 @dataclass(frozen=True)
 class Result:
-    outcome: Outcome
+    outcome: CallOutcome
     message: Message | None = None
     new_chat_id: int | None = None
     retry_after: float = 0.0  # RETRY: seconds Telegram asked us to wait
@@ -76,7 +76,7 @@ class Result:
 
     @property
     def ok(self) -> bool:
-        return self.outcome is Outcome.OK
+        return self.outcome is CallOutcome.OK
 
     @property
     def message_id(self) -> int | None:
@@ -110,7 +110,8 @@ async def call(action: Callable[[], Awaitable[Any]], what: str, patient: bool = 
     """Run one Bot API call with the project's error policy."""
     result = await _once(action, what)
     if patient and (
-        (result.outcome is Outcome.RETRY and result.retry_after <= PATIENT_WAIT) or result.unsent
+        (result.outcome is CallOutcome.RETRY and result.retry_after <= PATIENT_WAIT)
+        or result.unsent
     ):
         await asyncio.sleep(max(result.retry_after, 0.5))
         metrics.TELEGRAM_RETRIES.inc()
@@ -121,36 +122,36 @@ async def call(action: Callable[[], Awaitable[Any]], what: str, patient: bool = 
 async def _once(action: Callable[[], Awaitable[Any]], what: str) -> Result:
     try:
         answer = await action()
-        return Result(Outcome.OK, answer if isinstance(answer, Message) else None)
+        return Result(CallOutcome.OK, answer if isinstance(answer, Message) else None)
     except RetryAfter as exc:
         wait = exc.retry_after
         seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
         log.info("%s: flood control, %.1f s", what, seconds)
-        return Result(Outcome.RETRY, retry_after=seconds)
+        return Result(CallOutcome.RETRY, retry_after=seconds)
     except ChatMigrated as exc:
-        return Result(Outcome.MIGRATED, new_chat_id=exc.new_chat_id)
+        return Result(CallOutcome.MIGRATED, new_chat_id=exc.new_chat_id)
     except Forbidden as exc:
         log.info("%s: forbidden (%s)", what, exc.message)
-        return Result(Outcome.FORBIDDEN)
+        return Result(CallOutcome.FORBIDDEN)
     except BadRequest as exc:
         text = exc.message.lower()
         if "not modified" in text:
-            return Result(Outcome.OK)
+            return Result(CallOutcome.OK)
         if any(marker in text for marker in GONE_MARKERS):
-            return Result(Outcome.GONE)
+            return Result(CallOutcome.GONE)
         log.warning("%s: bad request: %s", what, exc.message)
-        return Result(Outcome.FAILED)
+        return Result(CallOutcome.FAILED)
     except Superseded:
-        return Result(Outcome.SUPERSEDED)
+        return Result(CallOutcome.SUPERSEDED)
     except TimedOut as exc:
         log.warning("%s: no answer in time (%s)", what, exc.message)
-        return Result(Outcome.UNCERTAIN)
+        return Result(CallOutcome.UNCERTAIN)
     except NetworkError as exc:
         log.warning("%s: network error (%s)", what, exc.message)
-        return Result(Outcome.FAILED, unsent=True)
+        return Result(CallOutcome.FAILED, unsent=True)
     except TelegramError as exc:
         log.warning("%s: %s", what, exc.message)
-        return Result(Outcome.FAILED)
+        return Result(CallOutcome.FAILED)
 
 
 def _ext(bot: Bot) -> ExtBot[Any]:  # the budget takes a Priority or a Ticket
@@ -341,7 +342,7 @@ async def answer(query: CallbackQuery, text: str | None = None, alert: bool = Fa
         return query.answer(text, show_alert=alert, read_timeout=ANSWER_TIMEOUT)
 
     result = await call(attempt, "answerCallbackQuery")
-    failed = result.outcome is Outcome.UNCERTAIN or result.unsent  # no answer, or a 5xx
+    failed = result.outcome is CallOutcome.UNCERTAIN or result.unsent  # no answer, or a 5xx
     if failed and time.monotonic() - began <= ANSWER_RETRY_WITHIN:
         metrics.TELEGRAM_RETRIES.inc()
         await call(attempt, "answerCallbackQuery")

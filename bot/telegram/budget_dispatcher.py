@@ -36,7 +36,7 @@ from telegram.error import TelegramError
 
 from bot import background, metrics
 from bot.logs import event
-from bot.storage.budget import BudgetStore
+from bot.storage.budget_counts import BudgetStore
 from bot.telegram.call_priority import (
     GROUP_WINDOW,
     Priority,

@@ -134,7 +134,7 @@ def lobby_text(game: Match, tr: Translator, clock_note: str = "", called: int = 
     for number, seat in enumerate(game.seats, start=1):
         if seat.user_id is None:
             kind = tr("strong") if seat.level == "strong" else tr("easy")
-            lines.append(f"{number}. 🤖 {escape(localized_name(tr, seat.name))} ({kind})")
+            lines.append(f"{number}. 🤖 {escape(localized_name(tr, seat.player))} ({kind})")
         else:
             lines.append(f"{number}. {escape(seat.name)}")
     players = max(len(game.seats), 2)

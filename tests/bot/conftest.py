@@ -30,7 +30,7 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.delivery.scheduler import Delivery
 from bot.game import computer
-from bot.game.records import DEADLINE_SLACK
+from bot.game.match_records import DEADLINE_SLACK
 from bot.game.service import GameService, new_game_id
 from bot.handlers.common import Deps
 from bot.i18n import translator

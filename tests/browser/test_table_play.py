@@ -227,3 +227,32 @@ def test_muggins_doubles_are_picked_and_laid_from_the_table(site: Site) -> None:
 def stored_playing(site: Site, chat: int) -> dict[str, Any] | None:
     match = site.match(chat)
     return match if match["status"] == "playing" and match["engine"] else None
+
+
+def test_a_practice_game_opens_from_the_private_chat_and_gives_hints(site: Site) -> None:
+    """The private chat's `web_app` button opens the page naming its game (Telegram signs
+    no start parameter for it); the practice game is started and hinted from the page."""
+    api = site.api
+    andrei = api.add_user("Андрей", language_code="ru")
+    api.start_bot(andrei)
+    sent = api.send_text(andrei, andrei.id, "/practice fives")
+    lobby = api.wait_message(andrei.id, after=sent, where=lambda m: bool(m.buttons))
+    (opener,) = [b for b in lobby.buttons if "web_app" in b.raw]
+    assert opener.text == "🎲 Открыть стол"
+    address = str(opener.raw["web_app"]["url"])
+    game_id = site.match(andrei.id)["id"]
+    assert address == f"https://table.invalid/table/?game={game_id}"
+
+    page = site.open(andrei, "")  # init data without a start parameter
+    page.goto(site.base + "/table/?game=" + game_id)
+    page.locator("button[data-action=start]").click()
+    expect(page.locator("#hand")).to_have_class(YOUR_TURN)
+    hint = page.locator("#hand-actions button[data-action=hint]")
+    expect(hint).to_have_text("💡 Подсказка")
+    before = site.match(andrei.id)["rev"]
+    hint.click()
+    expect(page.locator("#toast")).not_to_be_empty()
+    said = toast(page)
+    assert said not in {translator("ru")(text) for text in REFUSALS.values()}, said
+    assert "notification:success" in page.evaluate("window.hapticCalls")
+    assert site.match(andrei.id)["rev"] == before  # a hint changes nothing

@@ -230,6 +230,8 @@ async def test_muggins_doubles_are_laid_together(service: GameService, client: T
     doubles = [m["value"] for m in moves if m["action"] == "doubles"]
     assert doubles == ["3:3@W,2:2@E"]
     assert {"action": "play", "value": "3:3@W"} in moves
+    cannot_pass = await hand_act(andrei, view, "pass", ask=7)
+    assert (cannot_pass["code"], cannot_pass["text"]) == ("can_play", ru("can_play"))
     assert (await hand_act(andrei, view, "doubles", "2:2@E,3:3@W"))["type"] == "done"
     assert (await stored_game(service)).round.moves[1].text == "3:3@W+2:2@E"
 

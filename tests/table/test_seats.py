@@ -28,9 +28,15 @@ async def test_a_rematch_is_found_by_its_id(service: GameService) -> None:
     over = stored.value.model_copy(update={"status": "over"})
     key = service.store.keys.game(CHAT, None)
     assert await service.store.games.write(key, stored, over) is not LOST
+    await service.store.tables.note_seated(CHAT, None, game_id, ANDREI.user_id)
     rematch = await service.rematch(CHAT, None, game_id, ANDREI)
     assert rematch.match.id != game_id
-    assert await service.store.tables.find_game(rematch.match.id) == (CHAT, None)
+    tables = service.store.tables
+    assert await tables.find_game(rematch.match.id) == (CHAT, None)
+    # His seat was the table's: in the rematch too (he may never have opened the private
+    # chat); hers was not.
+    assert await tables.seated(CHAT, None, rematch.match.id, ANDREI.user_id)
+    assert not await tables.seated(CHAT, None, rematch.match.id, IRINA.user_id)
 
 
 async def test_a_game_is_followed_to_its_chat_s_new_id(service: GameService) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.models import Match, Seat

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from bot.delivery.drawing import draw
 from bot.delivery.group.caption import board_caption, with_line
 from bot.delivery.group.plan import GroupCall, GroupStep
-from bot.game import forfeits, ratings, scores, takeovers
-from bot.game.records import Current
+from bot.game import forfeits, ratings, score_lines, takeovers
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.i18n import Translator, translator
 from bot.render import board_text, final_text, render_board, render_final
@@ -18,7 +18,7 @@ from bot.settings import Settings
 from bot.storage.models import GroupDelivery, Match
 from bot.storage.store import Store
 from bot.telegram import api, clock_texts, endings, keyboards, texts
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from bot.telegram.call_priority import Priority, Ticket
 from engine import view_for
 
@@ -78,7 +78,7 @@ class GroupCalls:
             return await api.edit_photo(
                 self.bot, match.chat_id, board_id, picture, caption, priority=ticket
             )
-        if step.call is GroupCall.FINAL and not scores.played(current.game):
+        if step.call is GroupCall.FINAL and not score_lines.played(current.game):
             # Ended by its silence before anyone moved: no winner, no places, no table.
             return await api.send_text(
                 self.bot,
@@ -94,7 +94,7 @@ class GroupCalls:
             left = forfeits.left_seats(match)
             view = forfeits.shown_view(view_for(current.game), left)
             # As the service stored them (it rates a match before we hear it ended).
-            rated = await self.service.standings.final_changes(current)
+            rated = await self.service.tally.final_changes(current)
             changes = ratings.seat_changes(match, rated)
             notes = []
             if match.ended == "silence":  # the standings as the game was left
@@ -157,7 +157,7 @@ class GroupCalls:
                 self.bot, match.chat_id, shown.lobby_message_id, text, priority=ticket
             )
         result = await api.delete(self.bot, match.chat_id, shown.lobby_message_id, priority=ticket)
-        if result.outcome is Outcome.FAILED:  # no right to delete: say it started instead
+        if result.outcome is CallOutcome.FAILED:  # no right to delete: say it started instead
             result = await api.edit_text(
                 self.bot,
                 match.chat_id,

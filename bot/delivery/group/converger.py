@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from bot import metrics
+from bot.delivery.at_table import AtTable
 from bot.delivery.claims import Claims, retry_at
 from bot.delivery.group.calls import GroupCalls
 from bot.delivery.group.plan import (
@@ -34,18 +35,17 @@ from bot.delivery.group.plan import (
 )
 from bot.delivery.group.results import apply_result
 from bot.delivery.liveness import Liveness
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.settings import Settings
 from bot.storage.delivery_records import DeliveryRecord
-from bot.storage.errors import BrokenGameError
 from bot.storage.models import BoardMessage, GroupDelivery, Match
-from bot.storage.presence import Presence
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError
 from bot.storage.stored import Stored
 from bot.telegram import api
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from bot.telegram.call_priority import GROUP_WINDOW, Priority, Ticket, call_class, group_limit
 from engine import Game
 
@@ -84,13 +84,12 @@ class GroupConverger:
         settings: Settings,
         liveness: Liveness,
         clock: Callable[[], float],
-        presence: Presence | None = None,
+        at_table: AtTable | None = None,
     ) -> None:
         self.service = service
         self.store: Store = service.store
         self.settings = settings
-        # Who has the live table open (None: no table is served, nobody has).
-        self.presence = presence
+        self.at_table = at_table or AtTable(None)  # who has the live table open
         self.liveness = liveness
         self.claims = Claims(liveness)
         self.clock = clock
@@ -143,7 +142,7 @@ class GroupConverger:
             if (
                 table_board_at(shown.paced) > allowed
                 and table_paces(step, match, shown)
-                and await self._all_at_table(match, now)
+                and await self.at_table.everyone(match, now)
             ):
                 allowed = table_board_at(shown.paced)
             if allowed > now:
@@ -173,19 +172,6 @@ class GroupConverger:
             if recorded is not None and group_step(match, game, recorded) is None:
                 return None  # all shown (a change since kicks us again)
         return self.clock()
-
-    async def _all_at_table(self, match: Match, now: float) -> bool:
-        """Whether every person seated has the live table open (a game of computers
-        only has nobody there)."""
-        if self.presence is None:
-            return False
-        people = {seat.user_id for seat in match.seats if seat.human and seat.user_id}
-        if not people:
-            return False
-        at_table = await self.presence.present(
-            match.chat_id, match.thread_id, match.id, people, now
-        )
-        return len(at_table) == len(people)
 
     async def _chat_minute(self, chat_id: int, now: float) -> ChatMinute:
         found = await self.store.budget.group_calls(chat_id, now, GROUP_WINDOW)
@@ -225,8 +211,8 @@ class GroupConverger:
 
         def apply(shown: GroupDelivery) -> None:
             outcome = result.outcome
-            if outcome in (Outcome.RETRY, Outcome.FAILED, Outcome.UNCERTAIN):
-                if outcome is Outcome.RETRY and step.call not in ANSWER_CALLS:
+            if outcome in (CallOutcome.RETRY, CallOutcome.FAILED, CallOutcome.UNCERTAIN):
+                if outcome is CallOutcome.RETRY and step.call not in ANSWER_CALLS:
                     shown.calls = shown.calls[:-1]  # refused: it did not count
                     if step.call in BOARD_CALLS:
                         shown.paced = shown.paced[:-1]
@@ -259,11 +245,11 @@ class GroupConverger:
         )
         if result.ok and posted and self.on_posted is not None:
             self.on_posted(match.chat_id, match.thread_id)
-        if result.outcome is Outcome.FORBIDDEN:
+        if result.outcome is CallOutcome.FORBIDDEN:
             log.info("cannot write to chat %s: its game is abandoned", match.chat_id)
             await self.service.abandon(match.chat_id, match.thread_id, match.id)
             return None, recorded
-        if result.outcome is Outcome.MIGRATED and result.new_chat_id is not None:
+        if result.outcome is CallOutcome.MIGRATED and result.new_chat_id is not None:
             log.info("chat %s moved to %s", match.chat_id, result.new_chat_id)
             threads = await self.service.move_chat(match.chat_id, result.new_chat_id)
             if self.on_moved is not None:

@@ -27,7 +27,7 @@ TURN_STAGGER = 1.0  # seconds: the longest a topic's board lets the others try f
 ANSWER_ROOM = 9
 # Seconds between a board's move edits while every person seated has the live table open
 # (the table shows each move; the board is for the group's onlookers), docs/table.md.
-TABLE_BOARD_GAP = 12.0
+TABLE_BOARD_GAP = 15.0
 
 
 class GroupCall(StrEnum):

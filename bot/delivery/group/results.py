@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.delivery.group.plan import GroupCall, GroupStep
 from bot.storage.models import GroupDelivery, Match
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from engine import Game
 
 
@@ -17,7 +17,7 @@ def apply_result(
     actions: int,
 ) -> None:
     """What a call that Telegram answered changed in the group's record."""
-    gone = result.outcome is Outcome.GONE
+    gone = result.outcome is CallOutcome.GONE
     ok = result.ok
     call = step.call
     if call is GroupCall.POST_LOBBY and ok:

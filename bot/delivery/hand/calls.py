@@ -13,7 +13,7 @@ from bot.i18n import Translator, translator
 from bot.render import render_hand
 from bot.storage.models import Match
 from bot.telegram import api, clock_texts, endings, keyboards, texts
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from bot.telegram.call_priority import Priority, Ticket
 from engine import Game, Table, view_for
 
@@ -98,7 +98,7 @@ class HandCalls:
         delete a message older than two days: it is then cut down to one line instead."""
         assert step.message_id is not None
         result = await api.delete(self.bot, user_id, step.message_id, priority=ticket)
-        if result.outcome is not Outcome.GONE:
+        if result.outcome is not CallOutcome.GONE:
             return result
         # Gone already, or too old to delete: an edit tells which (and does the rest).
         if step.call is HandCall.UNREMIND:

@@ -22,6 +22,7 @@ import logging
 from collections.abc import Callable
 
 from bot import metrics
+from bot.delivery.at_table import AtTable
 from bot.delivery.claims import Claims, retry_at
 from bot.delivery.hand.calls import HandCalls
 from bot.delivery.hand.plan import (
@@ -37,15 +38,14 @@ from bot.delivery.hand.plan import (
 from bot.delivery.hand.results import apply_result
 from bot.delivery.liveness import Liveness
 from bot.game.clock import reminder_at
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.delivery_records import DeliveryRecord, DeliveryRecords
 from bot.storage.models import GroupDelivery, HandDelivery, Match
-from bot.storage.presence import Presence
 from bot.storage.stored import Stored
 from bot.telegram import api, endings
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -62,12 +62,11 @@ class HandConverger:
         service: GameService,
         liveness: Liveness,
         clock: Callable[[], float],
-        presence: Presence | None = None,
+        at_table: AtTable | None = None,
     ) -> None:
         self.service = service
         self.records: DeliveryRecords = service.store.deliveries
-        # Who has the live table open (None: no table is served, nobody has).
-        self.presence = presence
+        self.at_table = at_table or AtTable(None)  # who has the live table open
         self.liveness = liveness
         self.claims = Claims(liveness)
         self.clock = clock
@@ -141,12 +140,10 @@ class HandConverger:
                     return None
                 step = HandStep(HandCall.STRIP, shown.message_id)
             requests = match.seats[seat].hand_requests
-            if self.presence is not None and table_holds_hand(step, want, shown, requests):
-                at_table = await self.presence.present(
-                    match.chat_id, match.thread_id, match.id, [user_id], self.clock()
-                )
-                if user_id in at_table:
-                    return at_table[user_id]  # his table shows it; back when it may lapse
+            if self.at_table.served and table_holds_hand(step, want, shown, requests):
+                lapses = await self.at_table.lapses(match, user_id, self.clock())
+                if lapses is not None:
+                    return lapses  # his table shows it; back when it may lapse
             now = self.clock()
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0
@@ -159,12 +156,18 @@ class HandConverger:
             if want is not None and want.text and over and not _tidying(step):
                 rating = await self._rating_change(match, game, user_id)
             try:
-                result = await self.calls.perform(
-                    match, game, seat, user_id, step, want, since, abandon, final_id, rating
-                )
+                if step.call is HandCall.SEND and await self._never_opened(match, user_id):
+                    # Telegram refuses a bot's first word to a person who never opened its
+                    # private chat: one who sat down at the live table and never did is not
+                    # asked (his table shows it all), and is taken as refused at once.
+                    result = Result(CallOutcome.FORBIDDEN, unsent=True)
+                else:
+                    result = await self.calls.perform(
+                        match, game, seat, user_id, step, want, since, abandon, final_id, rating
+                    )
             finally:
                 self._showing.pop(key, None)
-            if result.outcome is not Outcome.SUPERSEDED:
+            if result.outcome is not CallOutcome.SUPERSEDED:
                 self._waiting.pop(key, None)
             version = -1 if game is None else game.version
             retry, recorded = await self._record(
@@ -178,6 +181,16 @@ class HandConverger:
                 if remind_at is None or remind_at > self.clock():
                     return remind_at
         return self.clock()
+
+    async def _never_opened(self, match: Match, user_id: int) -> bool:
+        """Whether the person took his seat at the live table and never opened the bot's
+        private chat (no `/start` there), so Telegram would refuse any message to him."""
+        if not self.at_table.served:
+            return False
+        store = self.service.store
+        if not await store.tables.seated(match.chat_id, match.thread_id, match.id, user_id):
+            return False
+        return not (await store.prefs.user(user_id)).started
 
     def _reminder_due(
         self, match: Match, want: HandWant | None, shown: HandDelivery
@@ -231,7 +244,7 @@ class HandConverger:
 
     async def _rating_change(self, match: Match, game: Game | None, user_id: int) -> int | None:
         """What the finished match changed of this person's rating (None: not rated)."""
-        changes = await self.service.standings.final_changes(Current(match, game))
+        changes = await self.service.tally.final_changes(Current(match, game))
         return None if changes is None else changes.get(user_id)
 
     async def _group_record(self, match: Match) -> GroupDelivery | None:
@@ -279,7 +292,7 @@ class HandConverger:
         retry = retry_at(result, recorded.failures if recorded is not None else 1, now)
         if retry is not None:
             return retry, recorded
-        if outcome is Outcome.FORBIDDEN:
+        if outcome is CallOutcome.FORBIDDEN:
             await self.service.player_blocked(match.chat_id, match.thread_id, match.id, seat)
             return None, recorded
         return None, recorded

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.delivery.hand.plan import TIDY_CALLS, HandCall, HandStep, HandWant
 from bot.storage.models import HandDelivery
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 
 COPIES_CHECKED = 10  # ids after an unanswered send that may be copies of it, at most
 
@@ -18,10 +18,10 @@ def apply_result(
 ) -> None:
     """What a call that Telegram answered (or not) changed in the seat's record."""
     outcome = result.outcome
-    if outcome is Outcome.SUPERSEDED:
+    if outcome is CallOutcome.SUPERSEDED:
         return  # not made: as if never claimed
     if step.call is HandCall.STRIP:
-        if outcome in (Outcome.OK, Outcome.GONE, Outcome.FAILED):
+        if outcome in (CallOutcome.OK, CallOutcome.GONE, CallOutcome.FAILED):
             # Done, gone, or not ours to edit (a message of his own among the ids checked).
             shown.stale = [m for m in shown.stale if m != step.message_id]
             shown.failures = 0
@@ -30,12 +30,12 @@ def apply_result(
         else:
             shown.failures += 1
         return
-    if outcome is Outcome.FORBIDDEN:
+    if outcome is CallOutcome.FORBIDDEN:
         shown.closed = True  # he blocked the bot: nothing more goes there
         shown.message_id = None
         return
     if step.call in TIDY_CALLS:
-        if outcome in (Outcome.OK, Outcome.GONE, Outcome.FAILED, Outcome.UNCERTAIN):
+        if outcome in (CallOutcome.OK, CallOutcome.GONE, CallOutcome.FAILED, CallOutcome.UNCERTAIN):
             # Deleted, gone, or refused for good (a lost answer: it went, or it is left).
             shown.old = [m for m in shown.old if m != step.message_id]
             if step.message_id == shown.reminder_id:
@@ -45,8 +45,8 @@ def apply_result(
             shown.failures += 1
         return
     if step.call is HandCall.REMIND:
-        done = outcome in (Outcome.OK, Outcome.UNCERTAIN, Outcome.GONE)
-        if done or (outcome is Outcome.FAILED and not result.unsent):
+        done = outcome in (CallOutcome.OK, CallOutcome.UNCERTAIN, CallOutcome.GONE)
+        if done or (outcome is CallOutcome.FAILED and not result.unsent):
             # Sent, perhaps sent, or refused for good: a turn has one reminder at most.
             shown.reminded = want.turn if want is not None else ""
             shown.known_max = max(shown.known_max, result.message_id or 0)
@@ -58,11 +58,11 @@ def apply_result(
         else:
             shown.failures += 1  # 429 or not sent at all: tried again
         return
-    if outcome is Outcome.GONE:
+    if outcome is CallOutcome.GONE:
         shown.message_id = None  # deleted by him: the next step sends it anew
         shown.shows = ""
         return
-    if outcome is Outcome.UNCERTAIN and step.call is HandCall.SEND:
+    if outcome is CallOutcome.UNCERTAIN and step.call is HandCall.SEND:
         if shown.uncertain_after is None:
             shown.uncertain_after = shown.known_max
         shown.failures += 1

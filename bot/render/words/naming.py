@@ -6,13 +6,11 @@ are filled in after translation. `bot.render.words.message_ids` lists every id u
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from functools import cache
 
-from bot.i18n import LANGUAGES, translator
 from bot.render.kit.fonts import printable
 from bot.variants import shown
+from engine.players import computer_number
 from engine.view import SeatView
 
 Translate = Callable[[str], str]
@@ -53,28 +51,16 @@ def player_name(tr: Translate, view: SeatView, seat: int) -> str:
     return name or tr("Player {number}").format(number=seat + 1)
 
 
-@cache
-def _computer_name_pattern() -> re.Pattern[str]:
-    """«Computer 2», «Компьютер 2»: a computer's name in any of the bot's languages."""
-    words = {translator(lang)(COMPUTER_NAME).partition("{number}")[0] for lang in LANGUAGES}
-    words.add(COMPUTER_NAME.partition("{number}")[0])
-    choices = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?:{choices})(\d{{1,2}})")
-
-
-def computer_name(lang: str, number: int) -> str:
-    """The name a computer player is given when it takes a seat: «Компьютер 2» in a chat
-    that speaks Russian (`localized_name` shows it in the chat's language later)."""
-    return translator(lang)(COMPUTER_NAME).format(number=number)
+def computer_name(tr: Translate, number: int) -> str:
+    """Computer player `number`'s name: «Компьютер 2», "Computer 2"."""
+    return tr(COMPUTER_NAME).format(number=number)
 
 
 def localized_name(tr: Translate, name: str) -> str:
-    """A computer player's name in the chat's language now (it was named in the lobby's,
-    and the chat may have switched language since); any other name as it is."""
-    found = _computer_name_pattern().fullmatch(name)
-    if found is None:
-        return name
-    return tr(COMPUTER_NAME).format(number=found.group(1))
+    """A player's name as shown: a computer player's in `tr`'s language (the game keeps
+    a mark for it, `engine.players`), a person's as it is."""
+    number = computer_number(name)
+    return name if number is None else computer_name(tr, number)
 
 
 def winner_names(tr: Translate, view: SeatView) -> str:

@@ -209,3 +209,24 @@ def one_move_before_a_round_ends() -> tuple[Game, Move]:
                 return game, move
         computer.turn_moves(game, "easy", turn, 0.01)
         turn += 1
+
+
+async def test_a_seat_taken_at_the_table_by_one_who_never_opened_the_private_chat_costs_no_call(
+    h: Harness,
+) -> None:
+    """Telegram refuses a bot's first word to him: his hand and his result are not tried
+    (his table shows them), his seat stays his, and the other player gets his as ever."""
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2, start=False)
+    andrei, irina = table.users
+    lobby = await table.game()
+    await h.store.tables.note_seated(table.chat, None, lobby.match.id, irina)
+    await h.store.prefs.mark_unreachable(irina)  # as one who never sent /start in private
+    before = h.api.count_calls(["sendPhoto", "sendMessage"], irina)
+    await table.start()
+    await h.delivery.idle()
+    game = await table.game()
+    assert h.api.count_calls(["sendPhoto", "sendMessage"], irina) == before
+    seat = game.seat_of(irina)
+    assert seat is not None and not game.match.seats[seat].computer
+    assert h.api.count_calls("sendPhoto", andrei) >= 1

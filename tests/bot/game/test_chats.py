@@ -6,10 +6,10 @@ import pytest
 
 from bot.game import chats
 from bot.game.outcomes import KEPT, UNCHANGED, Change, Outcome
-from bot.storage.models import Match, Status
+from bot.storage.models import Match, MatchStatus
 
 
-def a_match(status: Status = "playing") -> Match:
+def a_match(status: MatchStatus = "playing") -> Match:
     return Match(id="g1", chat_id=-100, creator_id=1, status=status, deadline=5.0, topic="Турнир")
 
 

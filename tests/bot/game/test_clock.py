@@ -14,8 +14,8 @@ import pytest
 
 from bot.delivery.hand.plan import HandWant, reminder_due
 from bot.game.clock import HOUR, reminder_at
+from bot.game.match_records import DEADLINE_SLACK
 from bot.game.options import NO_CLOCK
-from bot.game.records import DEADLINE_SLACK
 from bot.i18n import translator
 from bot.settings import Settings
 from bot.storage.models import HandDelivery, Match

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.game import hand_rule, turns
+from bot.game import hand_rule, play_rules
 from bot.game.clock import Moment
 from bot.game.hand_actions import (
     AnyHandAction,
@@ -200,7 +200,7 @@ def test_a_tile_that_fits_two_ends_asks_which_naming_them_as_the_buttons() -> No
     assert [b.text.split(" ")[0] for b in row] == [name.text for name in choice.ends]
     # Asking changes nothing; naming an end plays there.
     assert hand_rule.act(match, game, PlayTile(*andrey, t("6:2")), Moment(0), SETTINGS) == choice
-    assert decide(match, game, PlayTile(*andrey, t("6:2"), End.E)) == turns.HandMove(
+    assert decide(match, game, PlayTile(*andrey, t("6:2"), End.E)) == play_rules.HandMove(
         0, Play(t("6:2"), End.E)
     )
     change = hand_rule.act(match, game, PlayTile(*andrey, t("6:2"), End.W), Moment(0), SETTINGS)
@@ -212,13 +212,13 @@ def test_a_tile_that_fits_one_end_is_played_there_and_an_opening_either_way() ->
     before.push(before.parse_move("5:2"))
     irina = made_for(before, IRINA)
     verdict = decide(running(before), before, PlayTile(*irina, t("6:2")))
-    assert verdict == turns.HandMove(1, Play(t("6:2"), End.E))
+    assert verdict == play_rules.HandMove(1, Play(t("6:2"), End.E))
     opening = made_for(TWOLANE_OPENING, IRINA)
     match = running(TWOLANE_OPENING)
     high = decide(match, TWOLANE_OPENING, PlayTile(*opening, t("5:3")))
-    assert high == turns.HandMove(1, Play(t("5:3"), None, west=5))
+    assert high == play_rules.HandMove(1, Play(t("5:3"), None, west=5))
     low = decide(match, TWOLANE_OPENING, PlayTile(*opening, t("5:3"), west=3))
-    assert low == turns.HandMove(1, Play(t("5:3"), None, west=3))
+    assert low == play_rules.HandMove(1, Play(t("5:3"), None, west=3))
 
 
 def test_back_to_the_tiles_names_those_that_can_be_played() -> None:
@@ -241,7 +241,7 @@ def test_picking_doubles_offers_what_may_be_added() -> None:
     assert pick(three) == DoublesChoice((three,), (two,), False)
     assert pick(two) == DoublesChoice((two,), (three,), False)
     assert pick(two, three) == DoublesChoice((two, three), (), True)
-    assert decide(match, game, LayDoubles(*irina, (two, three))) == turns.HandMove(
+    assert decide(match, game, LayDoubles(*irina, (two, three))) == play_rules.HandMove(
         1, Doubles.of([Play(*three), Play(*two)])
     )
     # A pick no doubles move holds: the reason.
@@ -341,7 +341,7 @@ def reached_by_taps(match: Match, game: Game, user: int, move: Move) -> bool:
     now = made_for(game, user)
     seat = game.turn
     assert seat is not None
-    wanted = turns.HandMove(seat, move)
+    wanted = play_rules.HandMove(seat, move)
     if isinstance(move, Doubles):
         picked: Picked = ()
         for pair in _pairs(move):
@@ -358,7 +358,7 @@ def reached_by_taps(match: Match, game: Game, user: int, move: Move) -> bool:
     if move.end is None:  # the opening: the higher half west by a tap, either way by name
         tapped = PlayTile(*now, move.tile, west=move.west)
         plain = decide(match, game, PlayTile(*now, move.tile))
-        high = plain == turns.HandMove(seat, Play(move.tile, None, move.tile.high))
+        high = plain == play_rules.HandMove(seat, Play(move.tile, None, move.tile.high))
         return decide(match, game, tapped) == wanted and high
     verdict = decide(match, game, PlayTile(*now, move.tile))
     if isinstance(verdict, EndChoice):
@@ -467,15 +467,15 @@ def check_agreement(game: Game, practice: bool) -> None:
     user = seat + 1
     for move in legal:
         asked = decide(match, game, action_for(*made_for(game, user), move))
-        assert asked == turns.HandMove(seat, move), (move, asked)
+        assert asked == play_rules.HandMove(seat, move), (move, asked)
         assert reached_by_taps(match, game, user, move), move
     combos = [set(_pairs(m)) for m in legal if isinstance(m, Doubles)]
     for action in every_action(game, user):
         verdict = decide(match, game, action)
         exact = exact_move(action)
-        if isinstance(verdict, turns.HandMove):
+        if isinstance(verdict, play_rules.HandMove):
             assert verdict.seat == seat and verdict.move in legal, (action, verdict)
-            change = turns.play(match, game, verdict, Moment(0), SETTINGS)
+            change = play_rules.play(match, game, verdict, Moment(0), SETTINGS)
             assert isinstance(change, Change), change  # the engine agrees
             if exact is not None:
                 assert game.resolve(exact) == verdict.move

@@ -18,16 +18,13 @@ from bot.game.people import Person
 from bot.settings import Settings
 from bot.storage.models import Match, Seat
 from engine import Game, pack
+from engine.players import computer_player
 
 TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 SETTINGS = Settings(_env_file=None, telegram_bot_token=TOKEN)  # type: ignore[call-arg]
 GROUP = -1001234567890
 NOW = Moment(1_000_000.0, lag=2.5)
 ANDREY, IRINA, OLGA = Person(1, "Андрей", "ru"), Person(2, "Ирина", "en"), Person(3, "Ольга", "ru")
-
-
-def names(lang: str, number: int) -> str:
-    return f"{lang}-computer-{number}"
 
 
 def ask(creator: Person = ANDREY, chat_id: int = GROUP, **fields: Any) -> lobby.NewLobby:
@@ -54,11 +51,11 @@ def changed(outcome: Outcome) -> Match:
 
 def a_lobby(*people: Person, computers: int = 0, **fields: Any) -> Match:
     """A lobby Андрей opened just now, with these people (and computers) seated."""
-    match = changed(lobby.open_lobby(None, ask(reachable=False), NOW, SETTINGS, names))
+    match = changed(lobby.open_lobby(None, ask(reachable=False), NOW, SETTINGS))
     match = match.model_copy(update=fields, deep=True)
     match.seats = [person.seat() for person in people]
     match.seats += [
-        Seat(name=f"C{n}", level="easy", computer=True) for n in range(1, computers + 1)
+        Seat(name="", number=n, level="easy", computer=True) for n in range(1, computers + 1)
     ]
     return match
 
@@ -67,15 +64,15 @@ def press(match: Match | None, action: LobbyAction, who: Person = ANDREY, **kw: 
     value = kw.pop("value", "")
     game_id = kw.pop("game_id", "newgame1")
     at = kw.pop("now", NOW)
-    pressed = lobby.Press(game_id, action, value, who, kw.pop("is_admin", False))
-    return lobby.press(match, pressed, at, SETTINGS, names)
+    pressed = lobby.LobbyPress(game_id, action, value, who, kw.pop("is_admin", False))
+    return lobby.press(match, pressed, at, SETTINGS)
 
 
 # -- opening and taking over ----------------------------------------------------------
 
 
 def test_a_new_lobby_in_a_free_chat() -> None:
-    change = lobby.open_lobby(None, ask(), NOW, SETTINGS, names)
+    change = lobby.open_lobby(None, ask(), NOW, SETTINGS)
     assert isinstance(change, Change) and change.game is None
     match = change.match
     assert (match.id, match.seed, match.variant, match.status) == (
@@ -97,33 +94,31 @@ def test_a_new_lobby_in_a_free_chat() -> None:
 
 
 def test_a_creator_the_bot_cannot_write_to_is_not_seated_and_an_unknown_game_is_fives() -> None:
-    match = changed(
-        lobby.open_lobby(None, ask(reachable=False, variant="chess"), NOW, SETTINGS, names)
-    )
+    match = changed(lobby.open_lobby(None, ask(reachable=False, variant="chess"), NOW, SETTINGS))
     assert match.seats == [] and match.variant == "fives"
 
 
 def test_a_practice_lobby_is_its_person_and_one_strong_computer_without_a_clock() -> None:
-    match = changed(lobby.open_lobby(None, ask(IRINA, chat_id=IRINA.user_id), NOW, SETTINGS, names))
+    match = changed(lobby.open_lobby(None, ask(IRINA, chat_id=IRINA.user_id), NOW, SETTINGS))
     assert match.practice and match.turn_seconds == NO_CLOCK
     assert match.lang == "en"  # his private chat speaks his language, not the group default
-    assert [(s.name, s.user_id, s.level, s.computer) for s in match.seats] == [
-        ("Ирина", 2, "strong", False),
-        ("en-computer-1", None, "strong", True),
+    assert [(s.name, s.number, s.user_id, s.level, s.computer) for s in match.seats] == [
+        ("Ирина", 0, 2, "strong", False),
+        ("", 1, None, "strong", True),
     ]
 
 
 @pytest.mark.parametrize("status", ["lobby", "playing"])
 def test_a_running_game_is_left_as_it_is(status: str) -> None:
     running = a_lobby(ANDREY, status=status)
-    assert lobby.open_lobby(running, ask(IRINA), NOW, SETTINGS, names) is UNCHANGED
+    assert lobby.open_lobby(running, ask(IRINA), NOW, SETTINGS) is UNCHANGED
 
 
 @pytest.mark.parametrize("status", ["over", "cancelled"])
 def test_an_ended_game_makes_way_for_a_new_lobby(status: str) -> None:
     ended = a_lobby(ANDREY, status=status)
     ended.id = "oldgame1"
-    match = changed(lobby.open_lobby(ended, ask(IRINA), NOW, SETTINGS, names))
+    match = changed(lobby.open_lobby(ended, ask(IRINA), NOW, SETTINGS))
     assert match.id == "newgame1" and match.creator_id == IRINA.user_id and match.rev == 0
 
 
@@ -132,18 +127,18 @@ def test_a_lobby_nobody_pressed_for_a_while_is_taken_over() -> None:
     takeover = SETTINGS.lobby_takeover_seconds
     just_before = Moment(NOW.at + takeover - 1)
     assert not lobby.stale(idle, just_before, SETTINGS)
-    assert lobby.open_lobby(idle, ask(IRINA), just_before, SETTINGS, names) is UNCHANGED
+    assert lobby.open_lobby(idle, ask(IRINA), just_before, SETTINGS) is UNCHANGED
     later = Moment(NOW.at + takeover)
     assert lobby.stale(idle, later, SETTINGS)
-    taken = changed(lobby.open_lobby(idle, ask(IRINA), later, SETTINGS, names))
+    taken = changed(lobby.open_lobby(idle, ask(IRINA), later, SETTINGS))
     assert (taken.id, taken.creator_id, taken.creator_name) == (idle.id, 2, "Ирина")
     assert [s.user_id for s in taken.seats] == [1, 2]
     assert taken.lobby_rev == idle.lobby_rev + 1  # the handler tells a takeover by this
     assert taken.deadline == later.at + SETTINGS.lobby_idle_seconds
     # Taken over by someone seated already, or the bot cannot write to: no second seat.
-    assert len(changed(lobby.open_lobby(idle, ask(ANDREY), later, SETTINGS, names)).seats) == 1
+    assert len(changed(lobby.open_lobby(idle, ask(ANDREY), later, SETTINGS)).seats) == 1
     unreachable = ask(IRINA, reachable=False)
-    assert changed(lobby.open_lobby(idle, unreachable, later, SETTINGS, names)).seats == idle.seats
+    assert changed(lobby.open_lobby(idle, unreachable, later, SETTINGS)).seats == idle.seats
     # A lobby stored before lobbies kept their time counts as idle.
     assert lobby.stale(idle.model_copy(update={"lobby_touched": None}), NOW, SETTINGS)
     assert not lobby.stale(a_lobby(ANDREY, status="playing", lobby_touched=None), NOW, SETTINGS)
@@ -253,16 +248,16 @@ def test_an_option_pressed_twice_changes_nothing_more() -> None:
     assert timed.turn_seconds == NO_CLOCK
 
 
-def test_computers_join_numbered_in_the_lobbys_language_and_the_last_one_leaves() -> None:
+def test_computers_join_numbered_and_the_last_one_leaves() -> None:
     match = a_lobby(ANDREY, lang="en")
     match = changed(press(match, LobbyAction.ADD_EASY))
     match = changed(press(match, LobbyAction.ADD_STRONG))
-    assert [(s.name, s.level, s.computer, s.lang) for s in match.seats[1:]] == [
-        ("en-computer-1", "easy", True, "en"),
-        ("en-computer-2", "strong", True, "en"),
+    assert [(s.kind, s.name, s.number, s.level, s.lang) for s in match.seats[1:]] == [
+        ("computer", "", 1, "easy", "en"),  # named where shown, in that moment's language
+        ("computer", "", 2, "strong", "en"),
     ]
     match = changed(press(match, LobbyAction.REMOVE_COMPUTER))
-    assert [s.name for s in match.seats] == ["Андрей", "en-computer-1"]
+    assert [s.player for s in match.seats] == ["Андрей", computer_player(1)]
     assert match.lobby_rev == 3
 
 
@@ -286,7 +281,7 @@ def test_start_deals_the_game_and_arms_the_first_deadline() -> None:
         change = press(match, LobbyAction.START)
         assert isinstance(change, Change) and isinstance(change.game, Game)
         game = change.game
-        assert game.players == ["Андрей", "C1"] and game.target == 50
+        assert game.players == ["Андрей", computer_player(1)] and game.target == 50
         assert game.version == 0 and game.seed == seed
         started = change.match
         assert started.status == "playing" and started.lobby_rev == match.lobby_rev + 1
@@ -317,10 +312,10 @@ def test_a_rematch_seats_the_same_table_and_its_presser_runs_it() -> None:
     assert isinstance(change, Change) and change.game is None and change.game is not KEPT
     new = change.match
     assert (new.id, new.seed, new.status, new.creator_id) == ("rematch1", 5, "lobby", 2)
-    assert [(s.name, s.user_id, s.computer) for s in new.seats] == [
-        ("Андрей", 1, False),
-        ("Ирина", 2, False),
-        ("C1", None, True),
+    assert [(s.name, s.number, s.user_id, s.computer) for s in new.seats] == [
+        ("Андрей", 0, 1, False),
+        ("Ирина", 0, 2, False),
+        ("", 1, None, True),
     ]
     assert (new.target, new.turn_seconds, new.lang) == (50, 30, old.lang)
     assert new.deadline == NOW.at + SETTINGS.lobby_idle_seconds
@@ -349,7 +344,7 @@ def test_no_rule_changes_the_match_it_is_given() -> None:
     for match in matches:
         before = match.model_dump()
         outcomes: list[Outcome] = [
-            lobby.open_lobby(match, ask(OLGA), later, SETTINGS, names),
+            lobby.open_lobby(match, ask(OLGA), later, SETTINGS),
             lobby.close_idle(match, match.id, later),
             lobby.join(match, match.id, OLGA, NOW, SETTINGS),
             rematch(match, IRINA, match.id),

@@ -6,6 +6,7 @@ import re
 
 from bot.game.options import NO_CLOCK
 from bot.telegram import callbacks as cb
+from engine.players import computer_player
 from tests.bot.conftest import Harness, Snapshot, hand_buttons
 from tests.fakebotapi import MessageView
 
@@ -66,7 +67,7 @@ async def test_practice_opens_a_lobby_in_the_private_chat_with_one_strong_comput
     user, lobby = await practising(h, "/practice twolane")
     snap = await h.game(user)
     assert snap.match.practice and snap.variant == "twolane"
-    assert [s.name for s in snap.seats] == ["Андрей", "Компьютер 1"]
+    assert [s.player for s in snap.seats] == ["Андрей", computer_player(1)]
     assert snap.seats[1].computer and snap.seats[1].level == "strong"
     assert snap.turn_seconds == NO_CLOCK  # no clock by default: he may think
     assert "Тренировка" in lobby.content or "компьютер" in lobby.content.lower()
@@ -217,7 +218,7 @@ async def test_the_computer_can_be_swapped_for_an_easy_one(h: Harness) -> None:
     assert refused.show_alert  # two seats at least
     await h.lobby_button(user, user, lobby, "ce")
     snap = await h.lobby_settled(user)
-    assert [(s.name, s.level) for s in snap.seats[1:]] == [("Компьютер 1", "easy")]
+    assert [(s.player, s.level) for s in snap.seats[1:]] == [(computer_player(1), "easy")]
     shown = h.api.message(user, lobby.id)
     assert "лёгкий" in shown.content
     gone = await h.lobby_button(user, user, lobby, "cr")

@@ -11,7 +11,7 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.game import ratings
-from bot.game.records import Current
+from bot.game.match_records import Current
 from bot.render import signed
 from bot.storage import scores as scores_module
 from bot.storage.keys import Keys
@@ -193,7 +193,7 @@ async def test_the_service_rates_a_match_before_the_delivery_hears_it_ended(h: H
     assert told is not None
     seen: list[bool] = []
     rated: list[str] = []
-    add_ratings = service.standings.scores.add_ratings
+    add_ratings = service.tally.scores.add_ratings
 
     async def rating(*args: Any) -> dict[int, int]:
         rated.append(args[2])
@@ -204,7 +204,7 @@ async def test_the_service_rates_a_match_before_the_delivery_hears_it_ended(h: H
             seen.append(current.match.id in rated)  # rated by the time the delivery hears
         told(current, due)
 
-    service.standings.scores.add_ratings = rating  # type: ignore[method-assign]
+    service.tally.scores.add_ratings = rating  # type: ignore[method-assign]
     service.on_change = changed
     game = await h.finish(table.chat)
     assert seen == [True]

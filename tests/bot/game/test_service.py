@@ -118,7 +118,7 @@ async def test_a_double_tap_plays_once(service: GameService) -> None:
 
 async def test_a_refusal_is_raised_and_nothing_is_written(service: GameService) -> None:
     """One refusal of each kind of rule, through the service (every refusal of the rules
-    is checked without Redis: test_lobby.py, test_turns.py)."""
+    is checked without Redis: test_lobby.py, test_play_rules.py)."""
     a, b = people(2)
     game = (await service.new_game(CHAT, None, a, "muggins", ""))[0].match
     before = await raw(service)

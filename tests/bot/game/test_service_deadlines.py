@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 
 from bot.delivery.liveness import Liveness
 from bot.delivery.scheduler import Delivery
-from bot.game.records import DEADLINE_SLACK
+from bot.game.match_records import DEADLINE_SLACK
 from bot.game.service import GameService
 from bot.storage.keys import Keys
 from bot.storage.store import Store

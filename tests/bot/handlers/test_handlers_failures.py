@@ -9,7 +9,7 @@ import time
 import pytest
 from redis.asyncio import Redis
 
-from bot.storage.errors import GameLostError
+from bot.storage.store_errors import GameLostError
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table, hand_buttons, ru
 from tests.fakebotapi import FakeBotApi
 

@@ -8,6 +8,7 @@ import re
 from bot.render import signed
 from bot.telegram import callbacks as cb
 from engine import replay, summary, view_for
+from engine.players import computer_player
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, position, ru
 
 
@@ -193,7 +194,7 @@ async def test_a_record_at_or_below_zero_is_neither_shown_nor_kept(h: Harness) -
     """fives: the winner's points minus everyone else's may be below zero by the rules;
     the bot shows and keeps only a margin above zero (docs/rules.md)."""
     table = await h.table("fives", computers="e")
-    names = ["Компьютер 1", "Андрей", "Ирина"]
+    names = [computer_player(1), "Андрей", "Ирина"]
     hands = ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2", "6:6 5:5 4:4 3:3 2:2 6:4"]
     close = position("fives", names, hands)
     close.totals = [30, 29, 28]  # whoever wins holds far less than the other two together
@@ -224,8 +225,8 @@ async def test_rematch_opens_a_lobby_with_the_same_seats(h: Harness) -> None:
     assert (answer.text, answer.show_alert) == ("Набор в новую игру открыт.", False)
     game = await h.lobby_settled(table.chat)
     assert game.id != first.id and game.status == "lobby" and game.creator_id == irina
-    assert [(s.name, s.user_id, s.computer) for s in game.seats] == [
-        ("Компьютер 1", None, True),
+    assert [(s.player, s.user_id, s.computer) for s in game.seats] == [
+        (computer_player(1), None, True),
         ("Андрей", andrey, False),
         ("Ирина", irina, False),
     ]

@@ -6,6 +6,7 @@ import re
 
 from bot.game.rulebook import text as rules_text
 from bot.i18n import translator
+from engine.players import computer_player
 from tests.bot.conftest import Harness, Table, en, ru
 from tests.fakebotapi import MessageView
 
@@ -261,9 +262,9 @@ async def test_computer_players_join_by_button(h: Harness) -> None:
     await h.lobby_settled(group)
     await h.lobby_button(a, group, lobby, "cs")
     game = await h.lobby_settled(group)
-    assert [(s.name, s.level, s.computer) for s in game.seats] == [
-        ("Компьютер 1", "easy", True),
-        ("Компьютер 2", "strong", True),
+    assert [(s.player, s.level, s.computer) for s in game.seats] == [
+        (computer_player(1), "easy", True),
+        (computer_player(2), "strong", True),
     ]
     shown = h.api.message(group, lobby.id).content
     assert "1. 🤖 Компьютер 1 (лёгкий)" in shown and "2. 🤖 Компьютер 2 (сильный)" in shown

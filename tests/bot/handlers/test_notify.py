@@ -11,7 +11,7 @@ from telegram import Bot
 
 from bot.handlers import notify
 from bot.storage.subscriptions import MAX_SUBSCRIBERS
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from bot.telegram.call_priority import Priority
 from tests.bot.conftest import JOIN, Harness
 from tests.fakebotapi import MessageView
@@ -183,10 +183,10 @@ async def test_calls_go_one_at_a_time_at_the_lowest_priority(
         await asyncio.sleep(0)
         in_flight -= 1
         seen.append((chat_id, kwargs["priority"], kwargs["patient"]))
-        return Result(Outcome.OK)
+        return Result(CallOutcome.OK)
 
     monkeypatch.setattr(notify.api, "send_text", send_text)
     calls = {user_id: "ru" for user_id in range(1, 6)}
-    made = await notify.call_all(h.running[0].app.bot, h.deps.memory, match, calls)
+    made = await notify.call_all(h.running[0].app.bot, h.deps, match, calls)
     assert made == 5
     assert seen == [(user_id, Priority.OTHER, False) for user_id in range(1, 6)]

@@ -5,7 +5,7 @@ kept beside the matches and checked against each match when read."""
 
 from __future__ import annotations
 
-from bot.game.memory import Memory
+from bot.game.profiles import Profiles
 from bot.storage.models import Match, Seat
 from tests.bot.conftest import Harness, Table, ru
 from tests.bot.game.test_practice import practice
@@ -108,7 +108,7 @@ async def test_a_practice_game_here_is_the_one_meant(h: Harness) -> None:
 
 async def test_an_index_entry_whose_match_no_longer_seats_him_is_dropped(h: Harness) -> None:
     (a,) = h.people("Андрей")
-    memory = Memory(h.store)
+    profiles = Profiles(h.store)
     store = h.store
     # Noted for a game that was never written (a lost write), and for a match that seats
     # someone else there now.
@@ -119,5 +119,5 @@ async def test_an_index_entry_whose_match_no_longer_seats_him_is_dropped(h: Harn
     await store.games.write(store.keys.game(-100_600, None), nothing, other)
     await store.user_games.note([a], -100_600, None, "other")
     assert len(await store.user_games.seated(a)) == 2
-    assert await memory.games_of(a) == []
+    assert await profiles.games_of(a) == []
     assert await store.user_games.seated(a) == []

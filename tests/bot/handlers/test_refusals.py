@@ -55,7 +55,7 @@ def catches() -> dict[tuple[str, str], set[str]]:
     """(module, function) -> the refusals and game errors it catches."""
     found: dict[tuple[str, str], set[str]] = {}
     for path in sorted(HANDLERS.glob("*.py")):
-        if path.name == "errors.py":
+        if path.name == "error_handler.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for function in ast.walk(tree):
@@ -79,7 +79,7 @@ def test_the_handlers_catch_a_refusal_only_to_do_something_else() -> None:
 def test_only_the_error_handler_answers_a_refusal() -> None:
     answering = []
     for path in sorted(HANDLERS.glob("*.py")):
-        if path.name in ("errors.py", "common.py"):  # common.py: `refuse` itself
+        if path.name in ("error_handler.py", "common.py"):  # common.py: `refuse` itself
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

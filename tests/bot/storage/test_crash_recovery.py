@@ -14,8 +14,8 @@ import asyncio
 import pytest
 
 from bot.delivery.liveness import Liveness
+from bot.game.match_records import RETRY_AFTER_CRASH
 from bot.game.people import Person
-from bot.game.records import RETRY_AFTER_CRASH
 from bot.storage.models import Claim, GroupDelivery, HandDelivery, Match
 from engine import Game, pack
 from tests.bot.conftest import ANDREY_TO_ACT, Harness, Table

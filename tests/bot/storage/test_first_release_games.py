@@ -18,11 +18,12 @@ import pytest
 from bot.game.options import LobbyAction
 from bot.game.people import Person
 from bot.game.service import GameService
-from bot.storage.errors import GameLostError, NewerGameError
 from bot.storage.legacy import first_release
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match
+from bot.storage.store_errors import GameLostError, NewerGameError
 from bot.storage.stored import parse_match
 from engine import Game, pack
+from engine.players import computer_player
 from tests.bot.storage import test_stored_games
 from tests.bot.storage.test_stored_games import (  # the same fixtures and the same playing on
     Clock,
@@ -81,15 +82,20 @@ async def test_a_first_release_game_is_upgraded_and_plays_on(
         old["status"],
         old["variant"],
     )
-    assert [(s.name, s.user_id, s.computer) for s in match.seats] == [
-        (s["name"], s["user_id"], s["computer"]) for s in old["seats"]
+    # Its computer players are numbered (named where shown), its people keep their names.
+    numbered = {"Компьютер 1": computer_player(1), "Компьютер 2": computer_player(2)}
+    assert [(s.player, s.user_id, s.computer) for s in match.seats] == [
+        (numbered[s["name"]] if s["user_id"] is None else s["name"], s["user_id"], s["computer"])
+        for s in old["seats"]
     ]
     assert match.rev == old["rev"] and match.deadline == old["deadline"]
     if old["engine"] is None:
         assert current.game is None
     else:
         assert current.game is not None
-        assert pack(current.game) == pack(Game.from_json(old["engine"]))
+        expected = Game.from_json(old["engine"])
+        expected.players = [seat.player for seat in match.seats]
+        assert pack(current.game) == pack(expected)
         check_engine(current.game)
     stored = await stored_raw(service, match)
     assert stored is not None and Match.model_validate_json(stored) == match

@@ -11,10 +11,10 @@ from redis.asyncio import Redis
 from redis.crc import key_slot
 
 from bot.storage.common import GAME_TTL
-from bot.storage.errors import BrokenGameError
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, Match, StatLine
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError
 from bot.storage.stored import LOST, Stored
 from bot.telegram.call_priority import Priority, call_class, call_name
 

@@ -2,7 +2,7 @@
 
 `tests/data/stored/` holds the exact bytes a release's service stored for a chat's
 game at chosen moments (see its README.md: they are never regenerated in place):
-format 2 in the folder itself, format 3 (this release's) in `v3/`. Each one must
+format 2 in the folder itself, format 3 in `v3/`, format 4 (this release's) in `v4/`. Each one must
 parse as this release's match, and the service,
 given those bytes in a fresh key of the real Redis, must carry the game on to its
 end: people's moves, turn deadlines and computer seats, with the engine's
@@ -20,23 +20,26 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from bot.game.match_records import Current
 from bot.game.options import LobbyAction
 from bot.game.people import Person
-from bot.game.records import Current
 from bot.game.service import GameService, Played
+from bot.i18n import translator
+from bot.render import localized_name
 from bot.settings import Settings
-from bot.storage.errors import BrokenGameError, GameLostError, NewerGameError
 from bot.storage.keys import Keys
 from bot.storage.models import MATCH_FORMAT, GroupDelivery, HandDelivery, Match, Note, Seat
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError, GameLostError, NewerGameError
 from bot.storage.stored import parse_match
 from engine import ALL_TILES, Game, pack, unpack
 from engine.compact import FORMAT as ENGINE_FORMAT
+from engine.players import computer_player
 from tests.support.clocks import ManualClock
 
 STORED = Path(__file__).resolve().parents[2] / "data" / "stored"
 # Each format's stored games, by the folder they are in.
-FOLDERS = {2: STORED, 3: STORED / "v3"}
+FOLDERS = {2: STORED, 3: STORED / "v3", 4: STORED / "v4"}
 MANIFESTS: dict[int, dict[str, Any]] = {
     written: json.loads((folder / "manifest.json").read_text())
     for written, folder in FOLDERS.items()
@@ -117,7 +120,7 @@ def check_engine(game: Game) -> None:
 
 
 def test_the_manifests_list_every_stored_game() -> None:
-    assert max(FOLDERS) == MATCH_FORMAT == 3  # this release's own games are kept too
+    assert max(FOLDERS) == MATCH_FORMAT == 4  # this release's own games are kept too
     for written, manifest in MANIFESTS.items():
         assert manifest["match_format"] == written
         assert manifest["engine_format"] == ENGINE_FORMAT == 1
@@ -146,13 +149,20 @@ MATCH_FIELDS = {
     2: FORMAT_2_FIELDS,
     # The same, and the notes became codes with the player's name (format 2 kept sentences).
     3: (*FORMAT_2_FIELDS, ("code", "name", "text")),
+    # The same, and a computer player kept by its number, not its name in words.
+    4: (
+        *FORMAT_2_FIELDS[:-1],
+        ("name", "user_id", "number", "level", "lang", "computer", "left", "missed"),
+        ("hand_requests",),
+        ("code", "name", "text"),
+    ),
 }
 
 
 def test_a_change_of_the_match_fields_comes_with_a_new_format() -> None:
-    *match_rows, seat_fields, note_fields = MATCH_FIELDS[MATCH_FORMAT]
+    *match_rows, seat_fields, more_seat_fields, note_fields = MATCH_FIELDS[MATCH_FORMAT]
     assert tuple(Match.model_fields) == tuple(f for row in match_rows for f in row)
-    assert tuple(Seat.model_fields) == seat_fields
+    assert tuple(Seat.model_fields) == seat_fields + more_seat_fields
     assert tuple(Note.model_fields) == note_fields
 
 
@@ -160,6 +170,7 @@ def test_a_change_of_the_match_fields_comes_with_a_new_format() -> None:
 TIMED_OUT_NOTES = {
     2: Note(code="text", text="Андрей: время вышло, ход сделан автоматически."),
     3: Note(code="timed_out", name="Андрей"),
+    4: Note(code="timed_out", name="Андрей"),
 }
 
 
@@ -176,6 +187,8 @@ def test_a_stored_game_parses_as_it_was_written(name: str) -> None:
         assert match.notes == [Note(code="text", text=note) for note in written["notes"]]
     else:
         assert [note.model_dump() for note in match.notes] == written["notes"]
+    computers = [seat for seat in match.seats if seat.kind == "computer"]
+    assert [(seat.name, seat.number) for seat in computers] == [("", 1)]  # (was «Компьютер 1»)
     if expected["moment"] == "midround-human":  # Андрей missed a turn: a note says so
         said = TIMED_OUT_NOTES[written["format"]]
         assert match.seats[0].missed == 1 and match.notes == [said]
@@ -190,7 +203,7 @@ def test_a_stored_game_parses_as_it_was_written(name: str) -> None:
     assert match.engine is not None
     game = unpack(match.engine)
     assert game.variant == match.variant
-    assert game.players == [seat.name for seat in match.seats]
+    assert game.players == [seat.player for seat in match.seats]
     assert game.version == expected["version"]
     assert len(game.rounds) == expected["rounds"]
     assert game.turn == expected["turn"]
@@ -209,6 +222,29 @@ def test_a_stored_game_parses_as_it_was_written(name: str) -> None:
         assert path.exists() == (place.user_id is not None)
         if path.exists():
             assert HandDelivery.model_validate_json(path.read_bytes()).game_id == match.id
+
+
+@pytest.mark.parametrize("called", ["Компьютер 2", "Computer 2"])
+def test_an_upgraded_game_numbers_its_computers_and_keeps_its_peoples_names(called: str) -> None:
+    """Format 3 named computer players in words: read now, they are numbered and named
+    where shown, while a person who calls himself so keeps his name in every language."""
+    data = json.loads(raw_of("v3/fives-midround-human.match.json"))
+    data["seats"][0]["name"] = called  # Андрей, in the match and in its game
+    game = unpack(data["engine"])
+    game.players[0] = called
+    data["engine"] = pack(game)
+    match = parse_match(json.dumps(data, ensure_ascii=False))
+    assert match is not None and match.format == MATCH_FORMAT
+    assert [(seat.kind, seat.name, seat.number) for seat in match.seats] == [
+        ("person", called, 0),
+        ("person", "Ирина", 0),
+        ("computer", "", 1),
+    ]
+    assert match.engine is not None
+    players = unpack(match.engine).players
+    assert players == [called, "Ирина", computer_player(1)]
+    for tr, computer in ((translator("ru"), "Компьютер 1"), (translator("en"), "Computer 1")):
+        assert [localized_name(tr, name) for name in players] == [called, "Ирина", computer]
 
 
 # -- loading them and playing on --------------------------------------------------------

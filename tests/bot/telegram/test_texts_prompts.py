@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.i18n import Translator, translator
 from bot.render import board_text, localized_name
 from bot.storage.models import Match, Seat
 from bot.telegram.texts import describe_entry, hand_caption, lobby_text, move_words
 from engine import Game, MoveEntry, Pass, view_for
+from engine.players import computer_player
 from engine.view import SeatView
 
 RU = translator("ru")
@@ -111,14 +114,32 @@ def test_a_twolane_pass_in_the_caption_names_its_penalty() -> None:
 
 
 def test_computer_players_are_named_in_the_chats_language() -> None:
-    assert localized_name(RU, "Computer 2") == "Компьютер 2"
-    assert localized_name(EN, "Компьютер 3") == "Computer 3"
+    assert localized_name(RU, computer_player(2)) == "Компьютер 2"
+    assert localized_name(EN, computer_player(3)) == "Computer 3"
     assert localized_name(RU, "Computerphile") == "Computerphile"  # a person's own name
     assert localized_name(RU, "Андрей") == "Андрей"
-    game = Game.new("fives", ["Computer 1", "Ирина"], seed=1)
+    game = Game.new("fives", [computer_player(1), "Ирина"], seed=1)
     text = board_text(view_for(game), RU)
     assert "Компьютер 1" in text and "Computer" not in text
     match = match_for(game)
     match.status = "lobby"
-    match.seats[0] = Seat(name="Computer 1", level="easy", computer=True)
+    match.seats[0] = Seat(name="", number=1, level="easy", computer=True)
     assert "🤖 Компьютер 1 (лёгкий)" in lobby_text(match, RU)
+    assert "🤖 Computer 1 (easy)" in lobby_text(match, EN)
+
+
+@pytest.mark.parametrize("name", ["Computer 2", "Компьютер 2"])
+def test_a_person_named_like_a_computer_keeps_his_name(name: str) -> None:
+    """Only a computer seat is named in the chat's words: a person's name is his own."""
+    for tr in (RU, EN):
+        assert localized_name(tr, name) == name
+    game = Game.new("fives", [name, computer_player(2)], seed=1)
+    andrey = Game.new("fives", ["Андрей", computer_player(2)], seed=1)
+    match = match_for(game)
+    match.status = "lobby"
+    match.seats[1] = Seat(name="", number=2, level="easy", computer=True)
+    for tr, computer in ((RU, "Компьютер 2"), (EN, "Computer 2")):
+        expected = board_text(view_for(andrey), tr).replace("Андрей", name)
+        assert board_text(view_for(game), tr) == expected
+        lobby = lobby_text(match, tr)
+        assert f"1. {name}\n" in lobby and f"🤖 {computer} (" in lobby

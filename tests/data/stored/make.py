@@ -19,9 +19,9 @@ from typing import Any
 
 from fakeredis import FakeAsyncRedis
 
+from bot.game.match_records import Current
 from bot.game.options import LobbyAction
 from bot.game.people import Person
-from bot.game.records import Current
 from bot.game.service import GameService
 from bot.settings import Settings
 from bot.storage.keys import Keys

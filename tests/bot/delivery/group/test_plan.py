@@ -27,13 +27,13 @@ from bot.delivery.group.plan import (
 )
 from bot.delivery.group.results import apply_result
 from bot.storage.models import BoardMessage, GroupDelivery, Match
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from bot.telegram.call_priority import Priority, group_limit
 from engine import Game, unpack
 from tests.bot.delivery.matches import a_match, played_until
 
 EPSILON = 1e-6
-OK = Result(Outcome.OK)
+OK = Result(CallOutcome.OK)
 BOARD = GroupStep(GroupCall.EDIT_BOARD, "edit:1")
 LOBBY = GroupStep(GroupCall.EDIT_LOBBY, "lobby:1")
 

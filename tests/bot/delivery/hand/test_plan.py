@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from bot.delivery.hand.plan import HandCall, HandStep, hand_step, hand_want, turn_start
 from bot.storage.models import HandDelivery
-from bot.telegram.api import Outcome, Result
+from bot.telegram.api import CallOutcome, Result
 from engine import DRAW, Game
 from tests.bot.conftest import position
 from tests.bot.delivery.matches import a_match, played_until
 
-OK = Result(Outcome.OK)
+OK = Result(CallOutcome.OK)
 
 
 # -- hands -----------------------------------------------------------------------------

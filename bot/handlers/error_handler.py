@@ -16,7 +16,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot import metrics
-from bot.game.errors import BrokenGameError, ConflictError
+from bot.game.match_errors import BrokenGameError, ConflictError
 from bot.game.outcomes import Refusal
 from bot.handlers.common import deps, language_for, refuse
 from bot.handlers.repeats import tell_of_outage

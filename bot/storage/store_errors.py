@@ -1,4 +1,4 @@
-"""What storage raises. The game layer re-exports these (bot.game.errors) for the
+"""What storage raises. The game layer re-exports these (bot.game.match_errors) for the
 handlers, which know no storage."""
 
 from __future__ import annotations

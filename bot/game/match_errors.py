@@ -3,7 +3,7 @@ handlers know no storage)."""
 
 from __future__ import annotations
 
-from bot.storage.errors import (
+from bot.storage.store_errors import (
     BrokenGameError,
     ConflictError,
     GameLostError,

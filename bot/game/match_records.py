@@ -22,11 +22,11 @@ from bot import metrics
 from bot.game.clock import Moment
 from bot.game.outcomes import KEPT, Change, Outcome, Refusal, Unchanged
 from bot.game.people import playing
-from bot.storage.common import RECORD_TTL, backoff
-from bot.storage.errors import BrokenGameError, ConflictError, GameLostError, NewerGameError
-from bot.storage.games import EngineCache
+from bot.storage.common import backoff
+from bot.storage.engine_cache import EngineCache
 from bot.storage.models import Match
 from bot.storage.store import Store
+from bot.storage.store_errors import BrokenGameError, ConflictError, GameLostError, NewerGameError
 from bot.storage.stored import LOST, Stored
 from engine import Game, NewerFormatError, StateError, pack
 
@@ -155,7 +155,7 @@ class MatchRecords:
         once (after a lost write). `first`: the state as the caller read it, tried first
         without reading again.
         """
-        key = self.store.keys.game(chat_id, thread_id)
+        record = self.store.games.match_record(chat_id, thread_id)
         seen = -1  # the due time noted before the first write (see bot.delivery)
         for attempt in range(MAX_ATTEMPTS):
             if attempt == 0 and first is not None and first.raw is not None:
@@ -175,9 +175,6 @@ class MatchRecords:
             if outcome.game is not KEPT:
                 game = outcome.game
                 match.engine = None if game is None else pack(game)
-            also = None
-            if match.status == "over" and match.engine is not None:
-                also = (self.store.keys.last_record(chat_id, thread_id), match.engine, RECORD_TTL)
             if seen < 0:
                 # Noted before the write: if we die right after it, a sweeper somewhere
                 # brings the chat in line (at the deadline, if that comes sooner).
@@ -191,7 +188,7 @@ class MatchRecords:
             joining = now if moved else now - was
             if joining:  # before the write: if it is lost, the entry is dropped when read
                 await self.store.user_games.note(joining, chat_id, thread_id, match.id)
-            written = await self.store.games.write(key, stored, match, also=also)
+            written = await record.write(stored, match)
             if written is LOST:
                 await backoff(attempt)
                 continue
@@ -214,4 +211,4 @@ class MatchRecords:
                     leaving, before.chat_id, before.thread_id, before.id
                 )
             return current, outcome
-        raise ConflictError(f"gave up changing {key} after {MAX_ATTEMPTS} attempts")
+        raise ConflictError(f"gave up changing {record} after {MAX_ATTEMPTS} attempts")

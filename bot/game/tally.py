@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import contextlib
 
-from bot.game import ratings, scores
-from bot.game.records import Current
-from bot.storage.errors import StoreError
+from bot.game import ratings, score_lines
+from bot.game.match_records import Current
 from bot.storage.models import RatingLine, StatLine
 from bot.storage.scores import Scores
+from bot.storage.store_errors import StoreError
 
 
-class Standings:
+class Tally:
     def __init__(self, scores: Scores) -> None:
         self.scores = scores
 
     async def count(self, current: Current) -> None:
         """A finished match counts in its chat's stats and ratings (once, whoever calls)."""
-        lines = scores.stat_lines(current.match, current.game)
+        lines = score_lines.stat_lines(current.match, current.game)
         if lines is None or current.game is None:
             return
         match = current.match

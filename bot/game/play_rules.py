@@ -60,7 +60,7 @@ def play(
 
 
 @dataclass(frozen=True)
-class Due:
+class DueTurn:
     """What a passed deadline asks for, at game `version`: a computer's turn, a person's
     turn played for him (his time ran out), or, in a game without a clock, its end."""
 
@@ -76,7 +76,7 @@ class Due:
         return TIMEOUT_THINKING if self.by == "timeout" else COMPUTER_THINKING
 
 
-def due(match: Match, game: Game | None, now: Moment) -> Due | None:
+def due(match: Match, game: Game | None, now: Moment) -> DueTurn | None:
     """What the deadline of a running game asks for, if it has passed."""
     if match.status != "playing" or match.deadline is None or match.deadline > now.at:
         return None
@@ -90,13 +90,13 @@ def due(match: Match, game: Game | None, now: Moment) -> Due | None:
     else:
         by = "timeout" if has_clock(match.turn_seconds) else "silence"
     level: Level = seat.level if by == "computer" else "easy"
-    return Due(match.id, game.version, seat_index, by, level)
+    return DueTurn(match.id, game.version, seat_index, by, level)
 
 
 def play_due(
     match: Match | None,
     game: Game | None,
-    turn: Due,
+    turn: DueTurn,
     moves: Sequence[Move],
     now: Moment,
     settings: Settings,
@@ -120,7 +120,7 @@ def play_due(
 
 
 def end_for_silence(
-    match: Match | None, game: Game | None, turn: Due, now: Moment
+    match: Match | None, game: Game | None, turn: DueTurn, now: Moment
 ) -> Change | Unchanged:
     """A game without a clock that saw no move for `no_clock_end_hours` ends."""
     if match is None or game is None or not _still_due(match, game, turn, now):
@@ -227,7 +227,7 @@ def _running(match: Match | None, game_id: str) -> Match | Refusal:
     return match
 
 
-def _still_due(match: Match, game: Game, turn: Due, now: Moment) -> bool:
+def _still_due(match: Match, game: Game, turn: DueTurn, now: Moment) -> bool:
     return (
         match.id == turn.game_id
         and match.status == "playing"

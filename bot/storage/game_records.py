@@ -18,12 +18,12 @@ from pydantic import BaseModel
 from redis.asyncio import Redis
 
 from bot.storage import scripts
-from bot.storage.common import DAY, GAME_TTL, MAX_ATTEMPTS, as_bytes, backoff
+from bot.storage.common import DAY, GAME_TTL, MAX_ATTEMPTS, RECORD_TTL, as_bytes, backoff
 from bot.storage.due import DueIndex
-from bot.storage.errors import ConflictError
 from bot.storage.keys import Keys
 from bot.storage.migration import Migration
 from bot.storage.models import GroupDelivery, HandDelivery, Match
+from bot.storage.store_errors import ConflictError
 from bot.storage.stored import LOST, Lost, Stored, stored_delivery, stored_match
 
 M = TypeVar("M", bound=BaseModel)
@@ -39,6 +39,10 @@ class GameRecords:
         self.due = due
         self._compare_and_set = redis.register_script(scripts.COMPARE_AND_SET)
         self._set_aside = redis.register_script(scripts.SET_ASIDE)
+
+    def match_record(self, chat_id: int, thread_id: int | None) -> MatchRecord:
+        """The match of a chat (or forum topic), as the game service writes it."""
+        return MatchRecord(self, chat_id, thread_id)
 
     async def read_match(self, chat_id: int, thread_id: int | None) -> Stored[Match]:
         async def read() -> Stored[Match]:
@@ -152,6 +156,34 @@ class GameRecords:
             key = raw_key.decode() if isinstance(raw_key, bytes) else str(raw_key)
             threads.append(self.keys.parse_game(key)[1])
         return threads
+
+
+class MatchRecord:
+    """One chat's (or forum topic's) match: written only by compare-and-set, and only by
+    the game service; a finished game's record is kept beside it for /export."""
+
+    def __init__(self, games: GameRecords, chat_id: int, thread_id: int | None) -> None:
+        self.games = games
+        self.chat_id, self.thread_id = chat_id, thread_id
+
+    def __str__(self) -> str:
+        topic = "" if self.thread_id is None else f" topic {self.thread_id}"
+        return f"the match of chat {self.chat_id}{topic}"
+
+    async def read(self) -> Stored[Match]:
+        return await self.games.read_match(self.chat_id, self.thread_id)
+
+    async def write(self, before: Stored[Match], after: Match) -> bytes | Lost:
+        """Write `after` if the record still holds `before`: the bytes written, or LOST
+        (someone wrote in between: read it again)."""
+        keys = self.games.keys
+        also = None
+        if after.status == "over" and after.engine is not None:
+            also = (keys.last_record(self.chat_id, self.thread_id), after.engine, RECORD_TTL)
+        key = keys.game(self.chat_id, self.thread_id)
+        written = await self.games.write(key, before, after, also=also)
+        assert written is not None  # (None only for a record deleted)
+        return written
 
 
 async def commit(

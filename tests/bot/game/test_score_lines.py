@@ -1,4 +1,4 @@
-"""What a finished match adds to its chat's stats (bot.game.scores), as plain data.
+"""What a finished match adds to its chat's stats (bot.game.score_lines), as plain data.
 
 Converted from a test that played a whole game through the bot only to read these
 lines back (a player who left is not credited with his seat's win, test_lifecycle.py).
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bot.game import scores
+from bot.game import score_lines
 from bot.i18n import translator
 from bot.storage.models import Match, Seat, StatLine
 from bot.telegram import rating_texts
@@ -35,7 +35,7 @@ def finished(variant: str, seed: int, players: int = 3) -> tuple[Match, Game]:
 def test_each_person_counts_one_game_his_win_and_his_points(variant: str) -> None:
     for seed in range(6):
         match, game = finished(variant, seed)
-        lines = scores.stat_lines(match, game)
+        lines = score_lines.stat_lines(match, game)
         assert lines is not None and set(lines) == {1, 2}  # the computer has no line
         winners = view_for(game).standings.winners
         for seat, user in ((0, 1), (1, 2)):
@@ -52,7 +52,7 @@ def test_only_a_fives_record_above_zero_is_kept() -> None:
     seen = set()
     for seed in range(30):
         match, game = finished("fives", seed, players=2)
-        lines = scores.stat_lines(match, game)
+        lines = score_lines.stat_lines(match, game)
         assert lines is not None
         standings = view_for(game).standings
         for seat, user in ((0, 1), (1, 2)):
@@ -66,7 +66,7 @@ def test_only_a_fives_record_above_zero_is_kept() -> None:
     assert seen == {"kept", "none"}
     muggins, game = finished("muggins", 1)
     assert all(
-        line.best_record is None for line in (scores.stat_lines(muggins, game) or {}).values()
+        line.best_record is None for line in (score_lines.stat_lines(muggins, game) or {}).values()
     )
 
 
@@ -75,14 +75,14 @@ def test_a_player_who_left_is_not_credited_with_the_seats_win() -> None:
         match, game = finished("fives", seed, players=2)
         winner = view_for(game).standings.winners[0]
         match.seats[winner].left = match.seats[winner].computer = True
-        lines = scores.stat_lines(match, game)
+        lines = score_lines.stat_lines(match, game)
         assert lines is not None
         gone, stayed = lines[winner + 1], lines[2 - winner]
         assert (gone.games, gone.wins, gone.points) == (1, 0, 0)
         assert (stayed.games, stayed.wins) == (1, 1)  # the win goes to the best of the others
     for seat in match.seats:
         seat.left = True
-    both = scores.stat_lines(match, game)
+    both = score_lines.stat_lines(match, game)
     assert both is not None
     assert {user: (line.games, line.wins, line.points) for user, line in both.items()} == {
         1: (1, 0, 0),
@@ -94,20 +94,20 @@ def test_a_match_not_finished_or_of_practice_counts_toward_no_table() -> None:
     match, game = finished("fives", 2)
     for status in ("lobby", "playing", "cancelled"):
         unfinished = match.model_copy(update={"status": status})
-        assert scores.stat_lines(unfinished, game) is None
-    assert scores.stat_lines(match, None) is None
+        assert score_lines.stat_lines(unfinished, game) is None
+    assert score_lines.stat_lines(match, None) is None
     practice = match.model_copy(update={"chat_id": 7001})  # a private chat's id
-    assert practice.practice and scores.stat_lines(practice, game) is None
+    assert practice.practice and score_lines.stat_lines(practice, game) is None
 
 
 def test_a_match_nobody_played_counts_toward_no_table() -> None:
     game = Game.new("fives", NAMES[:2], seed=1)
-    assert not scores.played(game)
+    assert not score_lines.played(game)
     match = Match(id="g1", chat_id=-100, creator_id=1, status="over")
     match.seats = [Seat(name="Андрей", user_id=1), Seat(name="Ирина", user_id=2)]
-    assert scores.stat_lines(match, game) is None
+    assert score_lines.stat_lines(match, game) is None
     game.push(game.legal_moves()[0])
-    assert scores.played(game)
+    assert score_lines.played(game)
 
 
 def test_the_leaderboard_shows_what_each_persons_games_counted() -> None:

@@ -1,4 +1,4 @@
-"""The rules of a running game as plain functions (bot.game.turns): moves, deadlines, the
+"""The rules of a running game as plain functions (bot.game.play_rules): moves, deadlines, the
 computer taking a seat, /leave, /stop, «My tiles». No Redis, no Telegram, no clock.
 
 Converted from tests that ran a whole bot to check one rule: three missed turns hand
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.game import hand_rule, turns
+from bot.game import hand_rule, play_rules
 from bot.game.clock import Moment, turn_deadline
 from bot.game.hand_actions import AnyHandAction, action_for
 from bot.game.options import NO_CLOCK
@@ -124,27 +124,29 @@ def test_the_refusals_of_a_move() -> None:
 
 def test_what_a_passed_deadline_asks_for() -> None:
     match, game = running()
-    assert turns.due(match, game, Moment(START - 0.01)) is None
-    timeout = turns.due(match, game, Moment(START))
-    assert timeout == turns.Due("g1", game.version, 0, "timeout", "easy")
+    assert play_rules.due(match, game, Moment(START - 0.01)) is None
+    timeout = play_rules.due(match, game, Moment(START))
+    assert timeout == play_rules.DueTurn("g1", game.version, 0, "timeout", "easy")
     no_clock = match.model_copy(update={"turn_seconds": NO_CLOCK})
-    assert turns.due(no_clock, game, Moment(START)) == turns.Due(
+    assert play_rules.due(no_clock, game, Moment(START)) == play_rules.DueTurn(
         "g1", game.version, 0, "silence", "easy"
     )
     match.seats[0].computer = True
     match.seats[0].level = "easy"
-    computer = turns.due(match, game, Moment(START))
-    assert computer == turns.Due("g1", game.version, 0, "computer", "easy")
+    computer = play_rules.due(match, game, Moment(START))
+    assert computer == play_rules.DueTurn("g1", game.version, 0, "computer", "easy")
     assert timeout.thinking < computer.thinking  # a move made for a person is found fast
     for status in ("lobby", "over", "cancelled"):
-        assert turns.due(match.model_copy(update={"status": status}), game, Moment(START)) is None
+        assert (
+            play_rules.due(match.model_copy(update={"status": status}), game, Moment(START)) is None
+        )
 
 
 def time_out(match: Match, game: Game, now: Moment) -> Change:
-    turn = turns.due(match, game, now)
+    turn = play_rules.due(match, game, now)
     assert turn is not None and turn.by == "timeout"
     moves = [game.legal_moves()[0]]
-    return changed(turns.play_due(match, game, turn, moves, now, SETTINGS))
+    return changed(play_rules.play_due(match, game, turn, moves, now, SETTINGS))
 
 
 def test_three_missed_turns_hand_the_seat_to_the_computer() -> None:
@@ -163,51 +165,51 @@ def test_three_missed_turns_hand_the_seat_to_the_computer() -> None:
         match = change.match.model_copy(update={"deadline": START})
     # From now on the computer plays his turns, after its short delay (not his 90 s).
     assert turn_deadline(match, game, now, SETTINGS) == START + SETTINGS.computer_delay_seconds
-    turn = turns.due(match, game, now)
+    turn = play_rules.due(match, game, now)
     assert turn is not None and turn.by == "computer"
 
 
 def test_a_turn_played_meanwhile_is_not_played_again() -> None:
     match, game = running()
     now = Moment(START)
-    turn = turns.due(match, game, now)
+    turn = play_rules.due(match, game, now)
     assert turn is not None
     moves = [game.legal_moves()[0]]
     moved = changed(
         hand_rule.act(match, game, hand_move(game, "6:2@W"), Moment(START - 1), SETTINGS)
     )
     assert isinstance(moved.game, Game)
-    assert turns.play_due(moved.match, moved.game, turn, moves, now, SETTINGS) is UNCHANGED
+    assert play_rules.play_due(moved.match, moved.game, turn, moves, now, SETTINGS) is UNCHANGED
     later = match.model_copy(update={"deadline": START + 5})  # its deadline moved on
-    assert turns.play_due(later, game, turn, moves, now, SETTINGS) is UNCHANGED
+    assert play_rules.play_due(later, game, turn, moves, now, SETTINGS) is UNCHANGED
     other = match.model_copy(update={"id": "g2"})
-    assert turns.play_due(other, game, turn, moves, now, SETTINGS) is UNCHANGED
-    assert turns.play_due(None, None, turn, moves, now, SETTINGS) is UNCHANGED
+    assert play_rules.play_due(other, game, turn, moves, now, SETTINGS) is UNCHANGED
+    assert play_rules.play_due(None, None, turn, moves, now, SETTINGS) is UNCHANGED
 
 
 def test_a_computers_turn_is_played_without_a_note() -> None:
     match, game = running()
     match.seats[0].computer = True
     now = Moment(START, lag=3.0)
-    turn = turns.due(match, game, now)
+    turn = play_rules.due(match, game, now)
     assert turn is not None and turn.by == "computer"
-    change = changed(turns.play_due(match, game, turn, [game.legal_moves()[0]], now, SETTINGS))
+    change = changed(play_rules.play_due(match, game, turn, [game.legal_moves()[0]], now, SETTINGS))
     assert change.match.notes == [] and change.match.seats[0].missed == 0
     assert change.match.deadline == START + match.turn_seconds + 3.0  # Ирина's turn now
 
 
 def test_a_game_without_a_clock_ends_after_its_silence() -> None:
     match, game = running(turn_seconds=NO_CLOCK)
-    turn = turns.due(match, game, Moment(START))
+    turn = play_rules.due(match, game, Moment(START))
     assert turn is not None and turn.by == "silence"
-    ended = changed(turns.end_for_silence(match, game, turn, Moment(START)))
+    ended = changed(play_rules.end_for_silence(match, game, turn, Moment(START)))
     assert (ended.match.status, ended.match.ended, ended.match.deadline) == (
         "cancelled",
         "silence",
         None,
     )
     assert ended.game is KEPT
-    assert turns.end_for_silence(ended.match, game, turn, Moment(START)) is UNCHANGED
+    assert play_rules.end_for_silence(ended.match, game, turn, Moment(START)) is UNCHANGED
 
 
 # -- seats changing hands ------------------------------------------------------------------
@@ -216,19 +218,19 @@ def test_a_game_without_a_clock_ends_after_its_silence() -> None:
 def test_leaving_a_running_game_hands_the_seat_to_the_computer() -> None:
     match, game = running()
     now = Moment(START - 50)
-    change = changed(turns.leave(match, game, ANDREY, now, SETTINGS))
+    change = changed(play_rules.leave(match, game, ANDREY, now, SETTINGS))
     assert change.game is KEPT
     left = change.match
     assert left.seats[0].computer and left.seats[0].left
     assert left.notes == [Note(code="left", name="Андрей")]
     # It was his turn: the computer plays it after its short delay, not his 90 s.
     assert left.deadline == now.at + SETTINGS.computer_delay_seconds
-    assert turns.leave(left, game, ANDREY, now, SETTINGS) == Refusal("already_left")
+    assert play_rules.leave(left, game, ANDREY, now, SETTINGS) == Refusal("already_left")
     # Not his turn: Ирина's deadline stays.
-    theirs = changed(turns.leave(match, game, IRINA, now, SETTINGS)).match
+    theirs = changed(play_rules.leave(match, game, IRINA, now, SETTINGS)).match
     assert theirs.deadline == START
     # The last person leaves: computers play for nobody, the game ends.
-    everyone = changed(turns.leave(left, game, IRINA, now, SETTINGS)).match
+    everyone = changed(play_rules.leave(left, game, IRINA, now, SETTINGS)).match
     assert (everyone.status, everyone.ended, everyone.deadline) == (
         "cancelled",
         "everyone_left",
@@ -240,60 +242,63 @@ def test_leave_refusals_and_the_lobby() -> None:
     match, game = running()
     taken = match.model_copy(deep=True)
     taken.seats[0].computer = True  # missed three turns: taken over, not left
-    assert turns.leave(taken, game, ANDREY, Moment(START), SETTINGS) == Refusal("seat_is_computer")
-    assert turns.leave(match, game, OLGA, Moment(START), SETTINGS) == Refusal("not_in_game")
+    assert play_rules.leave(taken, game, ANDREY, Moment(START), SETTINGS) == Refusal(
+        "seat_is_computer"
+    )
+    assert play_rules.leave(match, game, OLGA, Moment(START), SETTINGS) == Refusal("not_in_game")
     over = match.model_copy(update={"status": "over"})
-    assert turns.leave(over, game, ANDREY, Moment(START), SETTINGS) == Refusal("no_game")
-    assert turns.leave(None, None, ANDREY, Moment(START), SETTINGS) == Refusal("no_game")
+    assert play_rules.leave(over, game, ANDREY, Moment(START), SETTINGS) == Refusal("no_game")
+    assert play_rules.leave(None, None, ANDREY, Moment(START), SETTINGS) == Refusal("no_game")
     lobby = match.model_copy(update={"status": "lobby", "engine": None})
-    out = changed(turns.leave(lobby, None, ANDREY, Moment(START), SETTINGS)).match
+    out = changed(play_rules.leave(lobby, None, ANDREY, Moment(START), SETTINGS)).match
     assert [s.user_id for s in out.seats] == [2] and out.lobby_rev == lobby.lobby_rev + 1
 
 
 def test_a_player_who_blocked_the_bot_is_played_by_the_computer() -> None:
     match, game = running()
     now = Moment(START - 50)
-    blocked = changed(turns.seat_blocked(match, game, "g1", 0, now, SETTINGS)).match
+    blocked = changed(play_rules.seat_blocked(match, game, "g1", 0, now, SETTINGS)).match
     assert blocked.seats[0].computer and not blocked.seats[0].left  # no forfeit
     assert blocked.notes == [Note(code="blocked_bot", name="Андрей")]
     assert blocked.deadline == now.at + SETTINGS.computer_delay_seconds
-    assert turns.seat_blocked(blocked, game, "g1", 0, now, SETTINGS) is UNCHANGED
-    assert turns.seat_blocked(match, game, "g2", 0, now, SETTINGS) is UNCHANGED
+    assert play_rules.seat_blocked(blocked, game, "g1", 0, now, SETTINGS) is UNCHANGED
+    assert play_rules.seat_blocked(match, game, "g2", 0, now, SETTINGS) is UNCHANGED
     over = match.model_copy(update={"status": "over"})
-    assert turns.seat_blocked(over, game, "g1", 0, now, SETTINGS) is UNCHANGED
-    both = changed(turns.seat_blocked(blocked, game, "g1", 1, now, SETTINGS)).match
+    assert play_rules.seat_blocked(over, game, "g1", 0, now, SETTINGS) is UNCHANGED
+    both = changed(play_rules.seat_blocked(blocked, game, "g1", 1, now, SETTINGS)).match
     assert both.ended == "everyone_left"
 
 
 def test_stop_needs_the_creator_or_an_admin() -> None:
     match, _ = running()
-    assert turns.may_stop(match, IRINA, False) == Refusal("creator_or_admin_only")
+    assert play_rules.may_stop(match, IRINA, False) == Refusal("creator_or_admin_only")
     assert (
-        turns.may_stop(match, IRINA, True) is None and turns.may_stop(match, ANDREY, False) is None
+        play_rules.may_stop(match, IRINA, True) is None
+        and play_rules.may_stop(match, ANDREY, False) is None
     )
-    assert turns.may_stop(None, ANDREY, False) == Refusal("no_game")
-    assert turns.stop(match, "g1", IRINA, False) == Refusal("creator_or_admin_only")
-    assert turns.stop(match, "g2", ANDREY, False) == Refusal("game_gone")
-    stopped = changed(turns.stop(match, "g1", IRINA, True)).match
+    assert play_rules.may_stop(None, ANDREY, False) == Refusal("no_game")
+    assert play_rules.stop(match, "g1", IRINA, False) == Refusal("creator_or_admin_only")
+    assert play_rules.stop(match, "g2", ANDREY, False) == Refusal("game_gone")
+    stopped = changed(play_rules.stop(match, "g1", IRINA, True)).match
     assert (stopped.status, stopped.ended, stopped.stopped_by, stopped.deadline) == (
         "cancelled",
         "stopped",
         "Ирина",
         None,
     )
-    assert turns.stop(stopped, "g1", ANDREY, False) == Refusal("game_gone")
+    assert play_rules.stop(stopped, "g1", ANDREY, False) == Refusal("game_gone")
 
 
 def test_my_tiles_is_noted_for_the_delivery() -> None:
     match, _ = running()
-    asked = changed(turns.note_hand_request(match, "g1", IRINA)).match
+    asked = changed(play_rules.note_hand_request(match, "g1", IRINA)).match
     assert [s.hand_requests for s in asked.seats] == [0, 1]
-    assert turns.note_hand_request(match, "g1", OLGA) == Refusal("not_in_game")
+    assert play_rules.note_hand_request(match, "g1", OLGA) == Refusal("not_in_game")
     lobby = match.model_copy(update={"status": "lobby"})
-    assert turns.note_hand_request(lobby, "g1", IRINA) == Refusal("game_gone")
+    assert play_rules.note_hand_request(lobby, "g1", IRINA) == Refusal("game_gone")
     taken = match.model_copy(deep=True)
     taken.seats[1].computer = True
-    assert turns.note_hand_request(taken, "g1", IRINA) == Refusal("seat_taken_over")
+    assert play_rules.note_hand_request(taken, "g1", IRINA) == Refusal("seat_taken_over")
 
 
 def test_moves_without_a_choice_are_made_for_the_person_at_once() -> None:
