@@ -11,13 +11,13 @@ The layers, lowest first (a layer may import its own modules and those below it)
     handlers                    what an update does
     app, __main__, web, intake  wiring the process together
 
-Beside them the shared modules (i18n, settings, logs, metrics, and variants: what the
-bot shows of each game) import no layer but the engine; SHARED says which layers use
-each, SHARED_USES which shared modules one may use itself. Only the handlers, the keyboards and
-the Telegram I/O helpers import `telegram` itself: the texts, the callback codes, the
-game, storage and delivery stay free of it. What the bot says is written in the text
-modules of bot.telegram (and the keyboards' labels) and in bot.render; everywhere
-else calls them.
+Beside them the shared modules (i18n, settings, logs, metrics, background: stopping a
+background task, and variants: what the bot shows of each game) import no layer but the
+engine; SHARED says which layers use each, SHARED_USES which shared modules one may use
+itself. Only the handlers, the keyboards and the Telegram I/O helpers import `telegram`
+itself: the texts, the callback codes, the game, storage and delivery stay free of it.
+What the bot says is written in the text modules of bot.telegram (and the keyboards'
+labels) and in bot.render; everywhere else calls them.
 
 Inside bot.render, its wings and who reaches into them: tests/render/test_wings.py.
 """
@@ -64,6 +64,7 @@ SHARED = {
     "bot.logs": {"storage", "game", "telegram", "delivery", "table", "handlers", "top"},
     "bot.metrics": {"storage", "game", "telegram", "delivery", "table", "handlers", "top"},
     "bot.variants": {"render", "game", "telegram", "delivery", "handlers", "top"},
+    "bot.background": {"telegram", "delivery", "table", "top"},
 }
 SHARED_USES = {
     "bot.variants": {"bot.i18n"},

@@ -23,6 +23,7 @@ import secrets
 
 from redis.exceptions import RedisError
 
+from bot import background
 from bot.game.match_records import Current
 from bot.storage.tables import FeedListener, Tables
 from bot.table.hub import Hub
@@ -72,11 +73,8 @@ class Feed:
             self._reader = asyncio.get_running_loop().create_task(self._read(), name="table-feed")
 
     async def stop(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
-            self._reader = None
+        await background.cancel(self._reader)
+        self._reader = None
         if self._sending:
             await asyncio.wait(list(self._sending), timeout=2.0)
         if self._listener is not None:

@@ -12,13 +12,13 @@ delivery layer brings his hand message up to date at once).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
+from bot import background
 from bot.storage.presence import OpenTable, Presence
 from bot.table.hub import Hub, Seat
 
@@ -55,11 +55,8 @@ class TablePresence:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="table-presence")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await background.cancel(self._task)
+        self._task = None
 
     async def renew(self) -> None:
         """Every table open here counts as present for `LAPSE` seconds more."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from telegram.error import TelegramError
 
-from bot import metrics
+from bot import background, metrics
 from bot.logs import event
 from bot.storage.budget_counts import BudgetStore
 from bot.telegram.call_priority import (
@@ -115,11 +115,8 @@ class BudgetDispatcher:
 
     async def stop(self) -> None:
         """The dispatcher stops; every call still waiting is cancelled."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await background.cancel(self._task)
+        self._task = None
         for queue in self._queues.values():
             for waiter in queue:
                 if not waiter.future.done():

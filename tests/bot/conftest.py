@@ -371,6 +371,13 @@ class Harness:
 
     # -- the lobby ------------------------------------------------------------------
 
+    async def lobby_of(self, *names: str) -> tuple[list[int], int, MessageView]:
+        """A group of people named `names`, and the lobby the first of them opened in it:
+        the people, the group and the lobby message."""
+        people = self.people(*names)
+        group = self.group(people[0], people[1:])
+        return people, group, await self.newgame(people[0], group)
+
     async def newgame(
         self, user: int, chat: int, variant: str = "", thread_id: int | None = None
     ) -> MessageView:
@@ -498,6 +505,11 @@ class Harness:
             )
             answer = await self.press(user, user, hand.id, ends.buttons[0].callback_data)
             assert not answer.show_alert, answer
+
+    async def match_at(self, position: Game) -> tuple[Table, Snapshot]:
+        """A match of Андрей and Ирина in a group, of `position`'s game, set to a copy of it."""
+        table = await self.table(position.variant)
+        return table, await self.set_position(table.chat, position.copy())
 
     async def set_position(
         self, chat: int, engine_game: Game, thread_id: int | None = None, **changes: Any
@@ -721,6 +733,13 @@ ANDREY_TO_ACT = position(
     NAMES,
     ["6:5 6:2 1:0 4:3 1:1 0:0", "5:2 3:1 4:1 3:2 2:0 4:2"],
     moves=["6:5", "5:2@E"],
+)
+# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
+MUGGINS_DOUBLES = position(
+    "muggins",
+    NAMES,
+    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
+    moves=["3:2"],
 )
 
 

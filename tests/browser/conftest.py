@@ -17,8 +17,8 @@ import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
-from tests.fakebotapi import FakeBotApi, UserRef
-from tests.support.bot_process import BotProcess, bot_environment, running
+from tests.fakebotapi import ChatRef, FakeBotApi, UserRef
+from tests.support.bot_process import BotProcess, running, serving_table_environment
 from tests.support.redis_server import free_port
 from tests.support.table import TELEGRAM_SCRIPT, init_data, stand_in_script
 from tests.support.waiting import until
@@ -35,8 +35,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}  # a portrait phone
-# The table is on once it has a public address (the browser reaches 127.0.0.1 directly).
-TABLE_ON = {"WEBAPP_URL": "https://table.invalid"}
 WAIT_MS = 15_000  # what the page shows may take a while on a loaded machine
 
 expect.set_options(timeout=WAIT_MS)
@@ -106,6 +104,23 @@ class Site:
         page.goto((base or self.base) + "/table/")
         return page
 
+    def people(self, *names: str, lang: str = "ru") -> list[UserRef]:
+        """Telegram users of these first names, speaking `lang`."""
+        return [self.api.add_user(name, language_code=lang) for name in names]
+
+    def new_lobby(
+        self, creator: UserRef, *others: UserRef, private_chat: bool = False
+    ) -> tuple[ChatRef, str]:
+        """A supergroup «Домино» of `creator` and `others` in which `creator` sent /newgame
+        (after opening the bot's private chat, if `private_chat`: her lobby then seats her);
+        the group and the lobby's game id."""
+        group = self.api.add_group("Домино", members=[creator, *others], supergroup=True)
+        if private_chat:
+            greeted = self.api.start_bot(creator)
+            self.api.wait_message(creator.id, after=greeted)
+        self.api.send_text(creator, group.id, "/newgame")
+        return group, self.lobby(group.id)["id"]
+
     def match(self, chat: int, thread: int | None = None) -> dict[str, Any]:
         raw = self.store.get(f"{self.prefix}:{{c{chat}}}:game:{thread or 0}")
         assert raw is not None, "no game stored"
@@ -124,13 +139,6 @@ class Site:
             context.close()
 
 
-def serving_env(api: FakeBotApi, redis_url: str, prefix: str, port: int) -> dict[str, str]:
-    """A polling bot whose web server (and so the table) is on 127.0.0.1:`port`."""
-    return bot_environment(
-        api, redis_url, prefix, HEALTH_LISTEN="127.0.0.1", HEALTH_PORT=str(port), **TABLE_ON
-    )
-
-
 @pytest.fixture
 def api() -> Iterator[FakeBotApi]:
     with FakeBotApi() as server:
@@ -146,7 +154,7 @@ def port() -> int:
 def bot(
     api: FakeBotApi, redis_url: str, key_prefix: str, port: int, tmp_path: Path
 ) -> Iterator[BotProcess]:
-    env = serving_env(api, redis_url, key_prefix, port)
+    env = serving_table_environment(api, redis_url, key_prefix, port)
     with running(env, tmp_path / "bot.log", timeout=30) as process:
         yield process
 

@@ -23,9 +23,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from bot.table.initdata import sign
 from engine import Game, Play, unpack, view_for
-from tests.browser.conftest import TABLE_ON, Site
+from tests.browser.conftest import Site
 from tests.fakebotapi import Balancer, FakeBotApi
-from tests.support.bot_process import BotProcess, bot_environment, running
+from tests.support.bot_process import TABLE_ON, BotProcess, bot_environment, running
 from tests.support.players import Human
 from tests.support.redis_server import free_port
 from tests.support.table import init_data
@@ -97,11 +97,7 @@ def test_a_person_joins_from_the_table_and_plays_beside_a_computer(site: Site) -
     irina = api.add_user("Ирина", language_code="ru")
     andrei = api.add_user("Андрей", language_code="ru")  # never opened the bot's private chat
     boris = api.add_user("Борис", language_code="en")
-    group = api.add_group("Домино", members=[irina, andrei, boris], supergroup=True)
-    greeted = api.start_bot(irina)  # she opened the private chat: her lobby seats her
-    api.wait_message(irina.id, after=greeted)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    group, game_id = site.new_lobby(irina, andrei, boris, private_chat=True)
 
     creator = site.open(irina, game_id)
     expect(creator.locator("#seats li")).to_have_count(1)
@@ -147,13 +143,8 @@ def test_a_person_joins_from_the_table_and_plays_beside_a_computer(site: Site) -
 
 def test_moves_made_with_the_buttons_reach_a_spectator_s_table(site: Site) -> None:
     api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    boris = api.add_user("Борис", language_code="ru")
-    group = api.add_group("Домино", members=[irina, boris], supergroup=True)
-    greeted = api.start_bot(irina)
-    api.wait_message(irina.id, after=greeted)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    irina, boris = site.people("Ирина", "Борис")
+    group, game_id = site.new_lobby(irina, boris, private_chat=True)
     creator = site.open(irina, game_id)
     creator.locator("button[data-action=add_strong]").click()
     expect(creator.locator("#seats li")).to_have_count(2)
@@ -186,11 +177,8 @@ def test_init_data_that_cannot_be_trusted_is_refused_and_changes_nothing(
     site: Site, bot: BotProcess
 ) -> None:
     api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    andrei = api.add_user("Андрей", language_code="ru")
-    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    irina, andrei = site.people("Ирина", "Андрей")
+    group, game_id = site.new_lobby(irina, andrei)
     before = site.match(group.id)["rev"]
     good = init_data(api.token, andrei.id, "Андрей", game_id)
     fields = dict(item.split("=", 1) for item in good.split("&"))
@@ -237,12 +225,8 @@ async def _refused_outside_the_page(base: str, data: list[str]) -> None:
 def test_the_table_reconnects_by_itself_after_the_connection_drops(
     site: Site, bot: BotProcess
 ) -> None:
-    api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    andrei = api.add_user("Андрей", language_code="ru")
-    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    irina, andrei = site.people("Ирина", "Андрей")
+    group, game_id = site.new_lobby(irina, andrei)
     page = site.open(andrei, game_id)
     expect(page.locator("body")).to_have_attribute("data-connected", "1")
     bot.stop(kill=True)  # the connection drops (the process is gone)
@@ -285,11 +269,8 @@ def test_a_table_hears_a_change_applied_by_another_bot_process(
             store = redis.Redis.from_url(redis_url)
             site = Site(api, browser, bases[0], store, key_prefix)
             try:
-                irina = api.add_user("Ирина", language_code="ru")
-                andrei = api.add_user("Андрей", language_code="ru")
-                group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-                api.send_text(irina, group.id, "/newgame")
-                game_id = site.lobby(group.id)["id"]
+                irina, andrei = site.people("Ирина", "Андрей")
+                _, game_id = site.new_lobby(irina, andrei)
                 on_a = site.open(irina, game_id, base=bases[0])
                 on_b = site.open(andrei, game_id, base=bases[1])
                 expect(on_a.locator("#lobby-actions button[data-action=join]")).to_be_visible()

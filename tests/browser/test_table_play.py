@@ -21,6 +21,7 @@ from engine import Game, Play, pack, unpack, view_for
 from tests.bot.conftest import position
 from tests.browser.conftest import Site
 from tests.browser.test_table import check_table_against, hand_shown, shot, version
+from tests.fakebotapi import UserRef
 from tests.support.players import Human
 from tests.support.waiting import until
 
@@ -65,6 +66,23 @@ def move_stored(site: Site, chat: int, before: int, page: Page, presser: Human |
     until(moved, "the move stored", 30, context=lambda: f"the page says: {toast(page)}")
 
 
+def started_from_the_table(
+    site: Site, creator: UserRef, joiner: UserRef, game_id: str, option: str, value: str
+) -> tuple[Page, Page]:
+    """`joiner` joins `creator`'s lobby from his table, she sets `option` to `value` and
+    starts the match from hers; her page and his, his hand shown."""
+    hers = site.open(creator, game_id)
+    his = site.open(joiner, game_id)
+    his.locator("button[data-action=join]").click()
+    expect(hers.locator("#seats li")).to_have_count(2)
+    chosen = hers.locator(f"button[data-action={option}][data-value='{value}']")
+    chosen.click()
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+    hers.locator("button[data-action=start]").click()
+    expect(his.locator("#hand")).to_be_visible()
+    return hers, his
+
+
 def tap_a_move(page: Page, game: Game, seat: int, rng: random.Random, shots: set[str]) -> None:
     """Андрей's move by tapping: a tile; fitting two ends, one of the ends it is offered."""
     mine = view_for(game, seat)
@@ -102,22 +120,9 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
     api = site.api
     irina = api.add_user("Ирина", language_code="ru")  # the buttons of her private chat
     andrei = api.add_user("Андрей", language_code="ru")  # the table only
-    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-    greeted = api.start_bot(irina)
-    api.wait_message(irina.id, after=greeted)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
+    group, game_id = site.new_lobby(irina, andrei, private_chat=True)
 
-    creator = site.open(irina, game_id)
-    page = site.open(andrei, game_id)
-    page.locator("button[data-action=join]").click()
-    expect(creator.locator("#seats li")).to_have_count(2)
-    creator.locator("button[data-action=target][data-value='25']").click()
-    expect(creator.locator("button[data-action=target][data-value='25']")).to_have_attribute(
-        "aria-pressed", "true"
-    )
-    creator.locator("button[data-action=start]").click()
-    expect(page.locator("#hand")).to_be_visible()
+    creator, page = started_from_the_table(site, irina, andrei, game_id, "target", "25")
     creator.close()  # from here Ирина plays with her buttons only
 
     irina_plays = Human(api, irina.id, random.Random(5))
@@ -186,24 +191,9 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
 def test_muggins_doubles_are_picked_and_laid_from_the_table(site: Site) -> None:
     """A muggins seat holding two doubles for the two ends: the page offers the sets of
     doubles by the ends' names, and one tap lays them together."""
-    api = site.api
-    irina = api.add_user("Ирина", language_code="ru")
-    andrei = api.add_user("Андрей", language_code="ru")
-    group = api.add_group("Домино", members=[irina, andrei], supergroup=True)
-    greeted = api.start_bot(irina)
-    api.wait_message(irina.id, after=greeted)
-    api.send_text(irina, group.id, "/newgame")
-    game_id = site.lobby(group.id)["id"]
-    creator = site.open(irina, game_id)
-    page = site.open(andrei, game_id)
-    page.locator("button[data-action=join]").click()
-    expect(creator.locator("#seats li")).to_have_count(2)
-    creator.locator("button[data-action=variant][data-value='muggins']").click()
-    expect(creator.locator("button[data-action=variant][data-value='muggins']")).to_have_attribute(
-        "aria-pressed", "true"
-    )
-    creator.locator("button[data-action=start]").click()
-    expect(page.locator("#hand")).to_be_visible()
+    irina, andrei = site.people("Ирина", "Андрей")
+    group, game_id = site.new_lobby(irina, andrei, private_chat=True)
+    _, page = started_from_the_table(site, irina, andrei, game_id, "variant", "muggins")
 
     # Ирина opened 3:2; Андрей holds 3:3 and 2:2 (the stored game set to that position).
     stored = until(lambda: stored_playing(site, group.id), "the game stored", 20)

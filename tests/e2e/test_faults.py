@@ -194,13 +194,16 @@ class Storage:
     url: str
     prefix: str
 
-    def match(self, group: int) -> Match:
+    def _read(self, key: str) -> bytes | str | None:
+        """The value at `key`, read on a connection of its own."""
         client = redis.Redis.from_url(self.url, socket_timeout=5)
         try:
-            raw = client.get(Keys(self.prefix).game(group, None))
+            return client.get(key)
         finally:
             client.close()
-        match = parse_match(raw)
+
+    def match(self, group: int) -> Match:
+        match = parse_match(self._read(Keys(self.prefix).game(group, None)))
         assert match is not None, "no stored game"
         return match
 
@@ -214,11 +217,7 @@ class Storage:
 
     def board_caught_up(self, group: int) -> bool:
         """Whether the group's board shows the game as stored, with no call under way."""
-        client = redis.Redis.from_url(self.url, socket_timeout=5)
-        try:
-            raw = client.get(Keys(self.prefix).group(group, None))
-        finally:
-            client.close()
+        raw = self._read(Keys(self.prefix).group(group, None))
         shown = GroupDelivery.model_validate_json(raw) if raw else None
         return (
             shown is not None

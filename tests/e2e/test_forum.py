@@ -14,7 +14,7 @@ import pytest
 
 from tests.fakebotapi import FakeBotApi
 from tests.support.bot_process import BotProcess, bot_environment
-from tests.support.players import JOIN, Human
+from tests.support.players import JOIN, Human, play_until
 
 GROUP_LIMIT = 20  # Telegram's calls a minute to a group
 TOKEN_LIMIT = 30  # and the token's calls a second
@@ -230,15 +230,6 @@ def two_topic_games_start(
         open_topic_game_at_a_persons_pace(api, group, thread, player, asker, question)
     humans = [Human(api, player, random.Random(n)) for n, player in enumerate(players)]
     return group, threads, players, asker, watch, humans
-
-
-def play_until(humans: list[Human], done: Any, timeout: float, what: str) -> None:
-    """The people play their turns (their games keep the boards busy) until `done()`."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, f"{what}: not within {timeout:g} s"
-        if not any([human.act() for human in humans]):
-            time.sleep(0.05)
 
 
 def test_answers_come_within_seconds_while_two_topic_games_start(

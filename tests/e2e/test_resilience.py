@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 from tests.e2e.harness import board_messages, check_finished_game, export_record
 from tests.fakebotapi import FakeBotApi
 from tests.support.bot_process import BotProcess, bot_environment
-from tests.support.players import Human, open_table, play_to_the_end
+from tests.support.players import Human, open_table, play_moves, play_to_the_end
+from tests.support.waiting import until
 
 
 @pytest.fixture
@@ -25,15 +25,9 @@ def test_killed_mid_game_the_bot_comes_back_and_the_game_finishes(
 ) -> None:
     group, people, lobby_id = open_table(api, "fives", "hhe")
     humans = [Human(api, user, random.Random(user)) for user in people]
-    deadline = time.monotonic() + 60
-    while sum(h.moves for h in humans) < 6:  # well into the first round
-        assert time.monotonic() < deadline, api.dump()
-        if not any(h.act() for h in humans):
-            time.sleep(0.05)
+    play_moves(humans, 6)  # well into the first round
     # The humans can be quicker than the group's pace: let the board catch up first.
-    while not board_messages(api, group):
-        assert time.monotonic() < deadline, api.dump()
-        time.sleep(0.05)
+    until(lambda: board_messages(api, group), "the first board", 60, context=api.dump)
     board = board_messages(api, group)[-1]
 
     bot.stop(kill=True)  # SIGKILL: no chance to save anything on the way out

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 from bot.render import signed
 from tests.e2e.harness import board_messages, final_rating_changes, final_totals, round_of
@@ -21,7 +20,7 @@ from tests.e2e.reading import bot_messages
 from tests.fakebotapi import FakeBotApi
 from tests.fakebotapi.views import MessageView
 from tests.support.bot_process import BotProcess
-from tests.support.players import Human, open_table, play_to_the_end
+from tests.support.players import Human, open_table, play_moves, play_to_the_end
 
 TAKEN_OVER = "Компьютер играет за вас до конца этой игры."
 # Ольга's line on a board once she left: her points and tiles, then who plays her seat.
@@ -41,11 +40,7 @@ def test_a_player_who_leaves_stays_told_and_everyone_gets_the_result_in_words(
     humans = [Human(api, user, random.Random(user)) for user in people]
 
     # A few moves, then Ольга leaves in the group.
-    deadline = time.monotonic() + 60
-    while sum(human.moves for human in humans) < 3:
-        assert time.monotonic() < deadline, api.dump(20)
-        if not any([human.act() for human in humans]):
-            time.sleep(0.05)
+    play_moves(humans, 3)
     before = board_messages(api, group)[-1]
     assert not OLGA_TAKEN.match(olga_line(before)), before.content
     sent = api.send_text(olga, group, "/leave")

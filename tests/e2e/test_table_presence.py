@@ -9,8 +9,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -19,7 +18,7 @@ import redis
 
 from engine import unpack
 from tests.fakebotapi import FakeBotApi
-from tests.support.bot_process import BotProcess, bot_environment, running
+from tests.support.bot_process import BotProcess, serving_table_environment
 from tests.support.players import Human, open_table
 from tests.support.redis_server import free_port
 from tests.support.table import init_data
@@ -35,19 +34,8 @@ def port() -> int:
 
 
 @pytest.fixture
-def bot(
-    api: FakeBotApi, redis_url: str, key_prefix: str, port: int, tmp_path: Path
-) -> Iterator[BotProcess]:
-    env = bot_environment(
-        api,
-        redis_url,
-        key_prefix,
-        HEALTH_LISTEN="127.0.0.1",
-        HEALTH_PORT=str(port),
-        WEBAPP_URL="https://table.invalid",
-    )
-    with running(env, tmp_path / "bot.log", timeout=30) as process:
-        yield process
+def bot_env(api: FakeBotApi, redis_url: str, key_prefix: str, port: int) -> dict[str, str]:
+    return serving_table_environment(api, redis_url, key_prefix, port)
 
 
 @pytest.fixture

@@ -20,9 +20,9 @@ from engine.game import Game
 from engine.moves import Doubles, Move, Play
 from engine.table import Table
 from engine.tiles import ALL_TILES, End
-from tests.support.samples import SHAPES, full_table
+from engine.variants import VARIANTS
+from tests.support.samples import FULL_TABLES, full_table
 
-VARIANTS = ("fives", "muggins", "twolane")
 NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]
 
 
@@ -203,7 +203,7 @@ def check_landing(before: TableGrid, after: TableGrid, move: Move) -> int:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    variant=st.sampled_from(VARIANTS),
+    variant=st.sampled_from(list(VARIANTS)),
     players=st.integers(min_value=2, max_value=4),
     seed=st.integers(min_value=0, max_value=2**31),
 )
@@ -223,14 +223,6 @@ def test_random_games_lay_every_tile_once_and_for_all(
             ]
             assert move is not None
             check_landing(grid, grid_of(after, variant), move)
-
-
-FULL_TABLES = [
-    (variant, shape)
-    for variant in VARIANTS
-    for shape in SHAPES
-    if not (variant == "twolane" and shape in ("north", "south"))
-]
 
 
 @pytest.mark.parametrize(("variant", "shape"), FULL_TABLES)

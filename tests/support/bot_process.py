@@ -26,6 +26,8 @@ QUICK = {
     "SWEEP_INTERVAL_SECONDS": "0.1",
 }
 
+TABLE_ON = {"WEBAPP_URL": "https://table.invalid"}  # the live table's public address
+
 
 def bot_environment(
     api: FakeBotApi, redis_url: str, prefix: str, *, quick: bool = True, **overrides: str
@@ -46,6 +48,16 @@ def bot_environment(
         env.update(QUICK)
     env.update(overrides)
     return env
+
+
+def serving_table_environment(
+    api: FakeBotApi, redis_url: str, prefix: str, port: int
+) -> dict[str, str]:
+    """A polling bot whose web server, and so the live table, is on 127.0.0.1:`port`
+    (the table is on once it has a public address; a browser reaches 127.0.0.1 directly)."""
+    return bot_environment(
+        api, redis_url, prefix, HEALTH_LISTEN="127.0.0.1", HEALTH_PORT=str(port), **TABLE_ON
+    )
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.game.options import LobbyAction
@@ -146,21 +147,29 @@ def final_message(api: FakeBotApi, group: int) -> MessageView | None:
     return None
 
 
+def play_until(humans: list[Human], done: Callable[[], object], timeout: float, what: str) -> None:
+    """The people play their turns (their games keep the boards busy) until `done()`."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what}: not within {timeout:g} s\n" + humans[0].api.dump(40))
+        if not any([human.act() for human in humans]):
+            time.sleep(0.05)
+
+
+def play_moves(humans: list[Human], moves: int, timeout: float = 60) -> None:
+    """The people play their turns until they have made `moves` moves in all."""
+    play_until(humans, lambda: sum(h.moves for h in humans) >= moves, timeout, f"{moves} moves")
+
+
 def play_to_the_end(
     api: FakeBotApi, group: int, humans: list[Human], timeout: float = 240
 ) -> MessageView:
     """Everybody plays his turns until the group gets the final table."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        final = final_message(api, group)
-        if final is not None:
-            return final
-        acted = False
-        for human in humans:
-            acted = human.act() or acted
-        if not acted:
-            time.sleep(0.05)
-    raise AssertionError("the game did not end in time\n" + api.dump(40))
+    play_until(humans, lambda: final_message(api, group), timeout, "the game's end")
+    final = final_message(api, group)
+    assert final is not None
+    return final
 
 
 COMPUTER_LEVELS = {"e": LobbyAction.ADD_EASY, "s": LobbyAction.ADD_STRONG}

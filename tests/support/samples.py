@@ -35,6 +35,14 @@ SHAPES: dict[str, tuple[End, ...]] = {
     "cross": (),  # four long arms: the ends taken in turn
     "random": (),
 }
+# Each game's full tables by shape (twolane has no N and S arms: those shapes exist only
+# with a spinner or house).
+FULL_TABLES = [
+    (variant, shape)
+    for variant in VARIANTS
+    for shape in SHAPES
+    if not (variant == "twolane" and shape in ("north", "south"))
+]
 
 
 def play(

@@ -9,10 +9,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import ClientWebSocketResponse, WSMsgType, web
+from aiohttp import ClientResponse, ClientWebSocketResponse, WSMsgType, web
 from aiohttp.test_utils import TestClient, TestServer
 from redis.asyncio import Redis
 
+from bot.game.options import LobbyAction
 from bot.game.people import Person
 from bot.game.service import GameService
 from bot.settings import Settings
@@ -75,6 +76,14 @@ async def open_lobby(service: GameService, creator: Person = IRINA) -> str:
     return current.match.id
 
 
+async def started(service: GameService) -> str:
+    """Ирина's lobby in CHAT, Андрей joined and the match started; its id."""
+    game_id = await open_lobby(service)
+    await service.join(CHAT, None, game_id, ANDREI)
+    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
+    return game_id
+
+
 def signed(person: Person, game_id: str, token: str = TOKEN, **more: Any) -> str:
     return init_data(token, person.user_id, person.name, game_id, language_code=person.lang, **more)
 
@@ -96,6 +105,12 @@ class Peer:
 
     async def close(self) -> None:
         await self.socket.close()
+
+    async def closed(self, timeout: float = 10) -> tuple[int | None, str]:
+        """The close that must come next on the socket: its code and reason."""
+        message = await self.socket.receive(timeout=timeout)
+        assert message.type == WSMsgType.CLOSE, message
+        return self.close_code, str(message.extra)
 
     async def next_of(self, kind: str, check: Any = None, timeout: float = 10) -> dict[str, Any]:
         """The next message of `kind` ("answer": done or refused) that `check` accepts."""
@@ -134,6 +149,15 @@ class Peer:
         return await self.next_of("answer", lambda data: data.get("id") == ask)
 
 
+async def view_asked(
+    client: TestClient,  # type: ignore[type-arg]
+    data: str,
+    query: str = "",
+) -> ClientResponse:
+    """The view API's answer to a request signed with init data `data`."""
+    return await client.get(f"/table/api/view{query}", headers={"Authorization": f"tma {data}"})
+
+
 async def connect(
     client: TestClient,  # type: ignore[type-arg]
     data: str,
@@ -142,3 +166,14 @@ async def connect(
     socket = await client.ws_connect("/table/ws", **options)
     await socket.send_str(json.dumps({"type": "hello", "init_data": data}))
     return Peer(socket)
+
+
+async def opened(
+    client: TestClient,  # type: ignore[type-arg]
+    person: Person,
+    game_id: str,
+) -> Peer:
+    """`person`'s table of `game_id`, connected and shown its first view."""
+    peer = await connect(client, signed(person, game_id))
+    await peer.next_of("view")
+    return peer

@@ -19,11 +19,10 @@ from tests.table.conftest import (
     BORIS,
     CHAT,
     IRINA,
-    connect,
     make_settings,
     open_lobby,
+    opened,
     serve,
-    signed,
 )
 
 
@@ -49,8 +48,7 @@ async def test_a_change_in_one_process_reaches_the_tables_of_another(
     _, other_table = other
     client = await serve(other_table)
     try:
-        watcher = await connect(client, signed(BORIS, game_id))
-        await watcher.next_of("view")
+        watcher = await opened(client, BORIS, game_id)
         # The join is committed by the first process; the table is open in the second.
         await service.join(CHAT, None, game_id, ANDREI)
         view = await watcher.view_where(lambda v: len(v["lobby"]["seats"]) == 2)
@@ -58,10 +56,8 @@ async def test_a_change_in_one_process_reaches_the_tables_of_another(
         # And the other way round: a table's action there reaches a table here.
         here = await serve(table)
         try:
-            creator = await connect(here, signed(IRINA, game_id))
-            await creator.next_of("view")
-            joiner = await connect(client, signed(BORIS, game_id))
-            await joiner.next_of("view")
+            creator = await opened(here, IRINA, game_id)
+            joiner = await opened(client, BORIS, game_id)
             assert (await joiner.act(game_id, "join"))["type"] == "done"
             seen = await creator.view_where(lambda v: len(v["lobby"]["seats"]) == 3)
             assert seen["lobby"]["seats"][2]["name"] == "Борис"
@@ -85,8 +81,7 @@ async def test_the_embedded_store_pushes_in_process_and_publishes_nothing(key_pr
     client = await serve(table)
     try:
         game_id = await open_lobby(service)
-        watcher = await connect(client, signed(BORIS, game_id))
-        await watcher.next_of("view")
+        watcher = await opened(client, BORIS, game_id)
         await service.join(CHAT, None, game_id, ANDREI)
         await watcher.view_where(lambda v: len(v["lobby"]["seats"]) == 2)
         assert published == []

@@ -20,7 +20,17 @@ from bot.storage.stored import LOST
 from bot.telegram.texts import REFUSALS
 from engine import Game, pack, view_for
 from tests.bot.conftest import position
-from tests.table.conftest import ANDREI, BORIS, CHAT, IRINA, Peer, connect, open_lobby, signed
+from tests.table.conftest import (
+    ANDREI,
+    BORIS,
+    CHAT,
+    IRINA,
+    Peer,
+    connect,
+    open_lobby,
+    signed,
+    view_asked,
+)
 
 NAMES = [IRINA.name, ANDREI.name]
 # fives: Ирина to act, only 6:2 fits, on W or on E; Андрей holds 3:1 4:1 3:2 2:0 4:2.
@@ -75,6 +85,15 @@ async def rev(service: GameService, chat: int = CHAT) -> int:
     return current.match.rev
 
 
+async def at_the_table(
+    service: GameService, client: TestClient, game: Game, *people: Person, chat: int = CHAT
+) -> list[tuple[Peer, dict[str, Any]]]:
+    """A match in `chat` set to a copy of `game`, and each of `people` at its table: his
+    socket and the first view of the match in play."""
+    game_id = await playing(service, game.copy(), chat)
+    return [await seated(client, person, game_id) for person in people]
+
+
 async def seated(client: TestClient, person: Person, game_id: str) -> tuple[Peer, dict[str, Any]]:
     peer = await connect(client, signed(person, game_id))
     view = await peer.view_where(lambda v: v["status"] == "playing")
@@ -105,10 +124,9 @@ def ru(code: str) -> str:
 async def test_only_the_seat_to_act_gets_moves_and_a_spectator_no_hand(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await playing(service, IRINA_TO_ACT.copy())
-    irina, irina_view = await seated(client, IRINA, game_id)
-    andrei, andrei_view = await seated(client, ANDREI, game_id)
-    boris, boris_view = await seated(client, BORIS, game_id)
+    (irina, irina_view), (andrei, andrei_view), (boris, boris_view) = await at_the_table(
+        service, client, IRINA_TO_ACT, IRINA, ANDREI, BORIS
+    )
     assert irina_view["table"]["hand"]["moves"] == [
         {"action": "play", "value": "6:2@W"},
         {"action": "play", "value": "6:2@E"},
@@ -123,9 +141,7 @@ async def test_only_the_seat_to_act_gets_moves_and_a_spectator_no_hand(
 async def test_a_tile_that_fits_two_ends_is_played_on_the_end_named(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await playing(service, IRINA_TO_ACT.copy())
-    irina, view = await seated(client, IRINA, game_id)
-    andrei, _ = await seated(client, ANDREI, game_id)
+    (irina, view), (andrei, _) = await at_the_table(service, client, IRINA_TO_ACT, IRINA, ANDREI)
     before = await rev(service)
     no_end = await hand_act(irina, view, "play", "6:2")
     assert (no_end["code"], no_end["text"]) == ("ambiguous_end", ru("ambiguous_end"))
@@ -149,9 +165,9 @@ async def test_a_tile_that_fits_two_ends_is_played_on_the_end_named(
 async def test_a_stale_view_out_of_turn_and_another_game_are_refused(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await playing(service, IRINA_TO_ACT.copy())
-    irina, view = await seated(client, IRINA, game_id)
-    andrei, andrei_view = await seated(client, ANDREI, game_id)
+    (irina, view), (andrei, andrei_view) = await at_the_table(
+        service, client, IRINA_TO_ACT, IRINA, ANDREI
+    )
     before = await rev(service)
     stale = await hand_act(irina, view, "play", "6:2@W", version=view["version"] - 1)
     assert (stale["code"], stale["text"]) == ("stale_button", ru("stale_button"))
@@ -194,10 +210,9 @@ async def test_a_hand_action_that_cannot_be_read_changes_nothing(
     change: dict[str, Any],
 ) -> None:
     caplog.set_level(logging.INFO)
-    game_id = await playing(service, IRINA_TO_ACT.copy())
-    irina, view = await seated(client, IRINA, game_id)
+    [(irina, view)] = await at_the_table(service, client, IRINA_TO_ACT, IRINA)
     before = await rev(service)
-    message = {"type": "action", "id": 1, "game": game_id, "action": "play", "value": "6:2@W"}
+    message = {"type": "action", "id": 1, "game": view["game"], "action": "play", "value": "6:2@W"}
     message["version"] = view["version"]
     message.update(change)
     await irina.send(json.dumps(message))
@@ -210,8 +225,7 @@ async def test_a_hand_action_that_cannot_be_read_changes_nothing(
 
 
 async def test_muggins_doubles_are_laid_together(service: GameService, client: TestClient) -> None:
-    game_id = await playing(service, DOUBLES_FOR_ANDREI.copy())
-    andrei, view = await seated(client, ANDREI, game_id)
+    [(andrei, view)] = await at_the_table(service, client, DOUBLES_FOR_ANDREI, ANDREI)
     moves = view["table"]["hand"]["moves"]
     doubles = [m["value"] for m in moves if m["action"] == "doubles"]
     assert doubles == ["3:3@W,2:2@E"]
@@ -225,9 +239,9 @@ async def test_muggins_doubles_are_laid_together(service: GameService, client: T
 async def test_draws_a_person_cannot_avoid_are_made_for_him(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await playing(service, ANDREI_MUST_DRAW.copy())
-    irina, view = await seated(client, IRINA, game_id)
-    andrei, _ = await seated(client, ANDREI, game_id)
+    (irina, view), (andrei, _) = await at_the_table(
+        service, client, ANDREI_MUST_DRAW, IRINA, ANDREI
+    )
     assert (await hand_act(irina, view, "play", "4:0@E"))["type"] == "done"
     game = await stored_game(service)
     made = [entry.text for entry in game.round.moves[3:]]
@@ -243,8 +257,7 @@ async def test_a_practice_hint_comes_back_in_words(
     service: GameService, client: TestClient
 ) -> None:
     chat = IRINA.user_id
-    game_id = await playing(service, IRINA_TO_ACT.copy(), chat=chat)
-    irina, view = await seated(client, IRINA, game_id)
+    [(irina, view)] = await at_the_table(service, client, IRINA_TO_ACT, IRINA, chat=chat)
     moves = view["table"]["hand"]["moves"]
     assert moves[-1] == {"action": "hint", "value": ""}
     before = await rev(service, chat)
@@ -256,10 +269,9 @@ async def test_a_practice_hint_comes_back_in_words(
 async def test_no_view_ever_carries_another_seat_s_hand(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await playing(service, IRINA_TO_ACT.copy())
-    irina, view = await seated(client, IRINA, game_id)
-    andrei, _ = await seated(client, ANDREI, game_id)
-    boris, _ = await seated(client, BORIS, game_id)
+    (irina, view), (andrei, _), (boris, _) = await at_the_table(
+        service, client, IRINA_TO_ACT, IRINA, ANDREI, BORIS
+    )
     assert (await hand_act(irina, view, "play", "6:2@W"))["type"] == "done"
     game = await stored_game(service)
     for peer, seat in ((irina, 0), (andrei, 1), (boris, None)):
@@ -282,20 +294,15 @@ async def test_a_private_web_app_button_s_page_names_its_game(
     game_id = await playing(service, IRINA_TO_ACT.copy())
     unnamed = signed(IRINA, "")
     peer = await connect(client, unnamed)  # a hello without the game: no such game
-    closed = await peer.socket.receive(timeout=10)
-    assert (peer.close_code, closed.extra) == (4404, "no such game")
+    assert await peer.closed() == (4404, "no such game")
     socket = await client.ws_connect("/table/ws")
     await socket.send_str(json.dumps({"type": "hello", "init_data": unnamed, "game": game_id}))
     named = Peer(socket)
     view = await named.view_where(lambda v: v["status"] == "playing")
     assert (view["game"], view["seat"]) == (game_id, 0)
     assert (await hand_act(named, view, "play", "6:2@W"))["type"] == "done"
-    headers = {"Authorization": f"tma {unnamed}"}
-    answer = await client.get(f"/table/api/view?game={game_id}", headers=headers)
+    answer = await view_asked(client, unnamed, f"?game={game_id}")
     assert answer.status == 200 and (await answer.json())["view"]["seat"] == 0
-    assert (await client.get("/table/api/view", headers=headers)).status == 404
-    signed_game = signed(ANDREI, game_id)
-    other = await client.get(
-        "/table/api/view?game=nosuchgame", headers={"Authorization": f"tma {signed_game}"}
-    )
+    assert (await view_asked(client, unnamed)).status == 404
+    other = await view_asked(client, signed(ANDREI, game_id), "?game=nosuchgame")
     assert other.status == 200 and (await other.json())["view"]["game"] == game_id

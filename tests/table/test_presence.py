@@ -10,7 +10,7 @@ from bot.game.service import GameService
 from bot.table import TableServer
 from bot.table.presence import LAPSE
 from tests.support.waiting import until_async
-from tests.table.conftest import CHAT, IRINA, connect, open_lobby, signed
+from tests.table.conftest import CHAT, IRINA, open_lobby, opened
 
 
 async def present(service: GameService, game_id: str, user_id: int, now: float) -> bool:
@@ -26,10 +26,8 @@ async def test_an_open_table_is_present_until_its_last_connection_closes(
     game_id = await open_lobby(service)
     closed: list[tuple[int, int | None]] = []
     table.presence.on_closed = lambda chat_id, thread_id: closed.append((chat_id, thread_id))
-    first = await connect(client, signed(IRINA, game_id))
-    await first.next_of("view")
-    second = await connect(client, signed(IRINA, game_id))
-    await second.next_of("view")
+    first = await opened(client, IRINA, game_id)
+    second = await opened(client, IRINA, game_id)
     now = table.clock()
     assert await present(service, game_id, IRINA.user_id, now)
     assert not await present(service, game_id, IRINA.user_id, now + LAPSE + 1)  # unless renewed

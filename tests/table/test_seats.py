@@ -6,21 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game.options import LobbyAction
 from bot.game.service import GameService
 from bot.storage.stored import LOST
 from bot.table import TableServer
 from tests.support.table import init_data
-from tests.table.conftest import ANDREI, BORIS, CHAT, IRINA, TOKEN, open_lobby
+from tests.table.conftest import ANDREI, BORIS, CHAT, IRINA, TOKEN, open_lobby, started
 
 NEW_CHAT = -1009876543210
-
-
-async def started(service: GameService) -> str:
-    game_id = await open_lobby(service)
-    await service.join(CHAT, None, game_id, ANDREI)
-    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
-    return game_id
 
 
 async def test_a_new_lobby_is_found_by_its_id(service: GameService) -> None:

@@ -14,7 +14,6 @@ from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient
 from redis.asyncio import Redis
 
-from bot.game.options import LobbyAction
 from bot.game.service import GameService
 from bot.storage.keys import Keys
 from bot.storage.store import Store
@@ -30,8 +29,11 @@ from tests.table.conftest import (
     connect,
     make_settings,
     open_lobby,
+    opened,
     serve,
     signed,
+    started,
+    view_asked,
 )
 
 DAY = 24 * 3600.0
@@ -67,11 +69,8 @@ async def test_untrusted_init_data_closes_the_socket_and_changes_nothing(
     game_id = await open_lobby(service)
     before = await rev(service)
     data = make(game_id)  # type: ignore[operator]
-    socket = await connect(client, data)
-    message = await socket.socket.receive(timeout=10)
-    assert message.type == WSMsgType.CLOSE
-    assert (socket.close_code, message.extra) == (4401, "unauthorized")
-    answer = await client.get("/table/api/view", headers={"Authorization": f"tma {data}"})
+    assert await (await connect(client, data)).closed() == (4401, "unauthorized")
+    answer = await view_asked(client, data)
     assert answer.status == 401
     assert (await answer.json())["error"] == "unauthorized"
     assert await rev(service) == before
@@ -82,9 +81,7 @@ async def test_the_view_api_answers_who_signed_it(service: GameService, client: 
     game_id = await open_lobby(service)
     answer = await client.get("/table/api/view")
     assert answer.status == 401
-    answer = await client.get(
-        "/table/api/view", headers={"Authorization": f"tma {signed(BORIS, game_id)}"}
-    )
+    answer = await view_asked(client, signed(BORIS, game_id))
     assert answer.status == 200
     body = await answer.json()
     assert body["lang"] == "en" and body["words"]["join"] == "🙋 Join"
@@ -92,10 +89,7 @@ async def test_the_view_api_answers_who_signed_it(service: GameService, client: 
     assert (view["game"], view["status"], view["seat"]) == (game_id, "lobby", None)
     assert [seat["name"] for seat in view["lobby"]["seats"]] == ["Ирина"]
     assert view["lobby"]["can"]["join"] and not view["lobby"]["can"]["start"]
-    gone = await client.get(
-        "/table/api/view", headers={"Authorization": f"tma {signed(BORIS, 'nosuchgame')}"}
-    )
-    assert gone.status == 404
+    assert (await view_asked(client, signed(BORIS, "nosuchgame"))).status == 404
 
 
 async def test_a_join_from_the_table_is_pushed_to_every_table_of_the_game(
@@ -107,10 +101,8 @@ async def test_a_join_from_the_table_is_pushed_to_every_table_of_the_game(
     assert welcome["words"]["start"] == "▶️ Начать"
     first = (await creator.next_of("view"))["view"]
     assert first["creator"] and first["seat"] == 0
-    watcher = await connect(client, signed(BORIS, game_id))
-    await watcher.next_of("view")
-    joiner = await connect(client, signed(ANDREI, game_id))
-    await joiner.next_of("view")
+    watcher = await opened(client, BORIS, game_id)
+    joiner = await opened(client, ANDREI, game_id)
     assert await joiner.act(game_id, "join") == {"type": "done", "id": 1}
     for socket, seat in ((creator, 0), (watcher, None), (joiner, 1)):
         view = await socket.view_where(lambda v: len(v["lobby"]["seats"]) == 2)
@@ -124,10 +116,8 @@ async def test_the_creator_sets_options_and_starts_from_the_table(
     service: GameService, client: TestClient
 ) -> None:
     game_id = await open_lobby(service)
-    creator = await connect(client, signed(IRINA, game_id))
-    await creator.next_of("view")
-    joiner = await connect(client, signed(ANDREI, game_id))
-    await joiner.next_of("view")
+    creator = await opened(client, IRINA, game_id)
+    joiner = await opened(client, ANDREI, game_id)
     refused = await joiner.act(game_id, "variant", "muggins")
     assert (refused["type"], refused["code"]) == ("refused", "creator_only")
     assert refused["text"] == "Это может только создатель игры."
@@ -144,9 +134,7 @@ async def test_the_creator_sets_options_and_starts_from_the_table(
 async def test_each_seat_gets_its_own_hand_and_a_spectator_none(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await open_lobby(service)
-    await service.join(CHAT, None, game_id, ANDREI)
-    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
+    game_id = await started(service)
     current = await service.current(CHAT, None)
     assert current is not None and current.game is not None
     from engine import view_for
@@ -169,8 +157,7 @@ async def test_what_a_client_sends_wrong_is_refused_and_changes_nothing(
 ) -> None:
     caplog.set_level(logging.INFO)
     game_id = await open_lobby(service)
-    socket = await connect(client, signed(ANDREI, game_id))
-    await socket.next_of("view")
+    socket = await opened(client, ANDREI, game_id)
     before = await rev(service)
     wrong = [
         ("not json", "bad_message"),
@@ -190,8 +177,8 @@ async def test_what_a_client_sends_wrong_is_refused_and_changes_nothing(
     assert await rev(service) == before
     assert caplog.text.count("refused: bad_message") == len(wrong)
     await socket.send("x" * 10_000)  # past the largest message
-    closed = await socket.socket.receive(timeout=10)
-    assert closed.type == WSMsgType.CLOSE and socket.close_code == 1009
+    code, _ = await socket.closed()
+    assert code == 1009
     assert await rev(service) == before
     no_secrets_logged(caplog)
 
@@ -200,8 +187,7 @@ async def test_presses_faster_than_a_person_are_refused_then_closed(
     service: GameService, client: TestClient
 ) -> None:
     game_id = await open_lobby(service)
-    socket = await connect(client, signed(IRINA, game_id))
-    await socket.next_of("view")
+    socket = await opened(client, IRINA, game_id)
     press = {"type": "action", "game": game_id, "action": "variant", "value": "fives"}
     for ask in range(60):
         await socket.send(json.dumps({**press, "id": ask}))
@@ -243,11 +229,10 @@ async def test_stopping_the_server_closes_its_tables(
     service: GameService, table: TableServer, client: TestClient
 ) -> None:
     game_id = await open_lobby(service)
-    socket = await connect(client, signed(BORIS, game_id))
-    await socket.next_of("view")
+    socket = await opened(client, BORIS, game_id)
     await client.server.app.shutdown()
-    message = await socket.socket.receive(timeout=10)
-    assert message.type == WSMsgType.CLOSE and socket.close_code == session.GOING_AWAY
+    code, _ = await socket.closed()
+    assert code == session.GOING_AWAY
     await asyncio.sleep(0)
 
 
@@ -261,12 +246,8 @@ async def test_redis_down_closes_the_socket_with_a_reason_and_no_traceback(
     client = await serve(table)
     try:
         data = signed(BORIS, "abcd1234")
-        socket = await connect(client, data)
-        message = await socket.socket.receive(timeout=10)
-        assert message.type == WSMsgType.CLOSE
-        assert (socket.close_code, message.extra) == (1011, "storage unavailable")
-        answer = await client.get("/table/api/view", headers={"Authorization": f"tma {data}"})
-        assert answer.status == 503
+        assert await (await connect(client, data)).closed() == (1011, "storage unavailable")
+        assert (await view_asked(client, data)).status == 503
     finally:
         await client.close()
         await down.aclose()
@@ -276,9 +257,7 @@ async def test_redis_down_closes_the_socket_with_a_reason_and_no_traceback(
 async def test_a_game_replaced_by_its_rematch_is_gone_for_its_tables(
     service: GameService, client: TestClient
 ) -> None:
-    game_id = await open_lobby(service)
-    await service.join(CHAT, None, game_id, ANDREI)
-    await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", IRINA, False)
+    game_id = await started(service)
     stored = await service.store.games.read_match(CHAT, None)
     assert stored.value is not None
     over = stored.value.model_copy(update={"status": "over"})

@@ -45,38 +45,8 @@ class GroupCalls:
     ) -> Result:
         match = current.match
         tr = translator(match.lang)
-        if step.call is GroupCall.POST_LOBBY:
-            return await api.send_text(
-                self.bot,
-                match.chat_id,
-                await self._lobby_text(match, tr),
-                thread_id=match.thread_id,
-                markup=keyboards.with_table(
-                    keyboards.lobby(match, tr, self.bot.username),
-                    match,
-                    tr,
-                    self.settings.webapp_url,
-                    self.bot.username,
-                ),
-                priority=ticket,
-                patient=False,
-            )
-        if step.call is GroupCall.EDIT_LOBBY:
-            assert shown.lobby_message_id is not None
-            return await api.edit_text(
-                self.bot,
-                match.chat_id,
-                shown.lobby_message_id,
-                await self._lobby_text(match, tr),
-                markup=keyboards.with_table(
-                    keyboards.lobby(match, tr, self.bot.username),
-                    match,
-                    tr,
-                    self.settings.webapp_url,
-                    self.bot.username,
-                ),
-                priority=ticket,
-            )
+        if step.call in (GroupCall.POST_LOBBY, GroupCall.EDIT_LOBBY):
+            return await self._show_lobby(match, shown, step, tr, ticket)
         if step.call is GroupCall.CLOSE_LOBBY:
             return await self._close_lobby(match, shown, tr, ticket)
         if step.call is GroupCall.RETIRE_FINAL:
@@ -146,9 +116,32 @@ class GroupCalls:
             )
         return await self._show_board(current, shown, step, tr, ticket)
 
-    async def _lobby_text(self, match: Match, tr: Translator) -> str:
+    async def _show_lobby(
+        self, match: Match, shown: GroupDelivery, step: GroupStep, tr: Translator, ticket: Ticket
+    ) -> Result:
         called = await self.store.subscriptions.called(match.chat_id, match.thread_id, match.id)
-        return texts.lobby_text(match, tr, self._clock_note(match, tr), called)
+        text = texts.lobby_text(match, tr, self._clock_note(match, tr), called)
+        markup = keyboards.with_table(
+            keyboards.lobby(match, tr, self.bot.username),
+            match,
+            tr,
+            self.settings.webapp_url,
+            self.bot.username,
+        )
+        if step.call is GroupCall.POST_LOBBY:
+            return await api.send_text(
+                self.bot,
+                match.chat_id,
+                text,
+                thread_id=match.thread_id,
+                markup=markup,
+                priority=ticket,
+                patient=False,
+            )
+        assert shown.lobby_message_id is not None
+        return await api.edit_text(
+            self.bot, match.chat_id, shown.lobby_message_id, text, markup=markup, priority=ticket
+        )
 
     def _clock_note(self, match: Match, tr: Translator) -> str:
         return clock_texts.lobby_note(tr, match.turn_seconds, self.settings)

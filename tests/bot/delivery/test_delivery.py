@@ -91,9 +91,8 @@ async def test_an_unanswered_hand_is_sent_again_and_its_copies_lose_their_button
     again until a send is answered, and the copies that arrived meanwhile lose their
     buttons. She ends up with one live keyboard, soon after Telegram is healthy again."""
     await h.relaunch(telegram_timeout_seconds=0.5)
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.settle()
     h.api.delay_answers("sendPhoto", irina, seconds=1.5, times=2)
     await h.play_any(andrey, game.version)
@@ -292,14 +291,7 @@ async def test_an_answer_finds_room_in_a_minute_the_boards_filled(
     20-37 s. Boards may fill it only to the last few calls: an answer takes one of them at
     once, while the board that came first waits in line for the minute."""
     async with boards_filled_the_minute(h, redis_url) as (group, budget, bot):
-        board = asyncio.create_task(
-            api.send_text(bot, group, "one board more", priority=Priority.BOARD)
-        )
-
-        async def board_waits() -> bool:
-            return budget.waits_for_window > 0
-
-        await h.until(board_waits, "the board waiting for the group's minute")
+        board = await waiting_for_the_minute(h, budget, bot, group, "one board more")
         asked = time.monotonic()
         answer = await api.send_text(bot, group, "the answer")
         assert answer.ok and time.monotonic() - asked < 2.0
@@ -320,14 +312,7 @@ async def test_a_stopped_games_board_goes_before_the_routine_boards(
     minute (it may take the last call but one), and still leaves the last to answers."""
     ahead = Ticket(Priority.BOARD, ahead=True)
     async with boards_filled_the_minute(h, redis_url) as (group, budget, bot):
-        routine = asyncio.create_task(
-            api.send_text(bot, group, "a routine board", priority=Priority.BOARD)
-        )
-
-        async def routine_waits() -> bool:
-            return budget.waits_for_window > 0
-
-        await h.until(routine_waits, "the routine board waiting for the group's minute")
+        routine = await waiting_for_the_minute(h, budget, bot, group, "a routine board")
         asked = time.monotonic()
         stopped = await api.send_text(bot, group, "the game is stopped", priority=ahead)
         assert stopped.ok and time.monotonic() - asked < 2.0
@@ -341,6 +326,19 @@ async def test_a_stopped_games_board_goes_before_the_routine_boards(
     assert h.api.over_limit_calls(group) == 0
     texts = [m.text for m in h.api.messages(group, from_bot=True)]
     assert texts[-2:] == ["the game is stopped", "the answer"]
+
+
+async def waiting_for_the_minute(
+    h: Harness, budget: CallBudget, bot: ExtBot[Priority], group: int, text: str
+) -> asyncio.Task[api.Result]:
+    """A routine board saying `text` sent to `group`, once it waits for the group's minute."""
+    board = asyncio.create_task(api.send_text(bot, group, text, priority=Priority.BOARD))
+
+    async def waits() -> bool:
+        return budget.waits_for_window > 0
+
+    await h.until(waits, f"«{text}» waiting for the group's minute")
+    return board
 
 
 @asynccontextmanager

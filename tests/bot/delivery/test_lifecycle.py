@@ -86,9 +86,8 @@ async def nothing_due(h: Harness, chat: int) -> None:
 
 
 async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, ANDREY_TO_ACT.version)  # «Ваш ход!» with buttons
     question = await h.say(andrey, table.chat, "/stop")
     answer = await h.press_text(andrey, table.chat, question.id, "Да")
@@ -100,9 +99,8 @@ async def test_a_stopped_game_says_so_in_every_hand(h: Harness) -> None:
 
 
 async def test_the_bot_removed_from_the_group_ends_its_game_at_once(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, ANDREY_TO_ACT.version)
     await h.settle()
     h.api.kick_bot(table.chat, by=andrey)
@@ -129,9 +127,7 @@ async def test_the_bot_removed_from_the_group_ends_its_game_at_once(h: Harness) 
 async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
     h: Harness,
 ) -> None:
-    owner, irina, olga = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(owner, [irina, olga])
-    lobby = await h.newgame(owner, group)
+    (owner, irina, olga), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     await h.join(irina, group, lobby)
     await h.lobby_settled(group)
     h.api.set_bot_status(group, "left", by=owner)
@@ -156,9 +152,8 @@ async def test_the_bot_removed_from_a_lobby_tells_its_players_and_refuses_joins(
 
 
 async def test_everyone_leaving_ends_the_game(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     assert (await h.say(irina, table.chat, "/leave")).text == EVERYONE_LEFT
     game = await h.game(table.chat)
@@ -218,9 +213,8 @@ def view_winners(game: Snapshot) -> tuple[int, ...]:
 
 
 async def test_leave_is_said_once_and_the_hand_is_left_alone_until_the_end(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, ANDREY_TO_ACT.version)
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     await hands_say(h, [andrey], TAKEN_OVER)
@@ -254,9 +248,8 @@ async def test_leave_is_said_once_and_the_hand_is_left_alone_until_the_end(h: Ha
 
 
 async def test_my_tiles_on_a_seat_the_computer_took_over_says_so(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     assert (await h.say(andrey, table.chat, "/leave")).text == TAKEN_OVER
     await h.settle()
     sent = len(h.api.messages(andrey, from_bot=True))
@@ -334,9 +327,7 @@ async def test_a_topic_renamed_during_its_game_is_named_so(h: Harness) -> None:
 
 
 async def test_an_idle_lobby_is_closed_and_says_so(h: Harness) -> None:
-    andrey, irina, olga = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(andrey, [irina, olga])
-    lobby = await h.newgame(andrey, group)
+    (andrey, irina, olga), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     await h.join(irina, group, lobby)
     await h.lobby_settled(group)
     h.clock.advance(h.settings.lobby_idle_seconds + 5)
@@ -364,9 +355,7 @@ async def test_an_idle_lobby_is_closed_and_says_so(h: Harness) -> None:
 
 
 async def test_a_lobby_pressed_recently_stays_open(h: Harness) -> None:
-    andrey, irina = h.people("Андрей", "Ирина")
-    group = h.group(andrey, [irina])
-    lobby = await h.newgame(andrey, group)
+    (_, irina), group, lobby = await h.lobby_of("Андрей", "Ирина")
     h.clock.advance(h.settings.lobby_idle_seconds - 60)
     await h.join(irina, group, lobby)  # a press: the lobby's half hour starts again
     await h.lobby_settled(group)
@@ -496,9 +485,7 @@ async def test_who_cancels_a_lobby_he_sits_in_is_not_told_of_himself(h: Harness)
 
 
 async def test_a_cancelled_lobby_tells_who_had_joined_once(h: Harness) -> None:
-    andrey, irina = h.people("Андрей", "Ирина")
-    group = h.group(andrey, [irina])
-    lobby = await h.newgame(andrey, group)
+    (andrey, irina), group, lobby = await h.lobby_of("Андрей", "Ирина")
     await h.join(irina, group, lobby)
     await h.lobby_settled(group)
     answer = await h.lobby_button(andrey, group, lobby, "cx")

@@ -43,6 +43,17 @@ async def play_at_table(h: Harness, table: Table, user: int) -> None:
     await h.service.play(table.chat, None, game.match.id, engine_game.version, person, move)
 
 
+async def everyone_at_table(h: Harness, monkeypatch: pytest.MonkeyPatch, board_gap: float) -> Table:
+    """A match of two people, both at the live table, its board paced `board_gap` s apart
+    while they are."""
+    monkeypatch.setattr(plan, "TABLE_BOARD_GAP", board_gap)
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2)
+    for user in table.users:
+        await at_table(h, table, user)
+    return table
+
+
 def hand_is_current(game: Snapshot, user: int) -> bool:
     seat = game.seat_of(user)
     assert seat is not None
@@ -138,12 +149,8 @@ async def test_a_press_in_the_private_chat_brings_his_hand_up_to_date(h: Harness
 async def test_the_board_is_paced_while_every_person_is_at_the_table(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(plan, "TABLE_BOARD_GAP", 3.0)
-    await h.relaunch(webapp_url=WEBAPP)
-    table = await h.table(people=2)
+    table = await everyone_at_table(h, monkeypatch, board_gap=3.0)
     andrei, irina = table.users
-    for user in table.users:
-        await at_table(h, table, user)
     await h.delivery.idle()
     since = time.time()  # the fake's clock
     hands_before = h.api.count_calls(HAND_CALLS, andrei) + h.api.count_calls(HAND_CALLS, irina)
@@ -172,11 +179,7 @@ async def test_the_board_is_paced_while_every_person_is_at_the_table(
 async def test_a_round_end_goes_at_once_at_the_table(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(plan, "TABLE_BOARD_GAP", 300.0)
-    await h.relaunch(webapp_url=WEBAPP)
-    table = await h.table(people=2)
-    for user in table.users:
-        await at_table(h, table, user)
+    table = await everyone_at_table(h, monkeypatch, board_gap=300.0)
     before_end, ending = one_move_before_a_round_ends()
     await h.set_position(table.chat, before_end)
     game = await table.game()

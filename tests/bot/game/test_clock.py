@@ -59,9 +59,8 @@ def seconds_shown(pattern: str, text: str | None) -> int:
 
 
 async def test_the_prompt_and_the_board_say_whose_turn_and_the_time_left(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     hand = await h.hand_for(andrey, game.version)
     # 90 s per move, as much as is left when it was drawn (on a slow machine a little less).
     assert 75 <= seconds_shown(r"⏳ На ход осталось (\d+) с", hand.caption) <= 90
@@ -70,9 +69,8 @@ async def test_the_prompt_and_the_board_say_whose_turn_and_the_time_left(h: Harn
 
 
 async def test_score_says_whose_turn_and_the_time_left(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     _, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     h.clock.advance(30)  # the line is worked out when /score is answered
     score = await h.say(irina, table.chat, "/score")
     assert 45 <= seconds_shown(r"⏳ Андрей: осталось (\d+) с", score.text) <= 60
@@ -90,9 +88,8 @@ async def test_an_english_player_reads_the_time_in_english(h: Harness) -> None:
 
 
 async def test_one_reminder_when_a_third_of_the_time_is_left(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     hand = await h.hand_for(andrey, game.version)
     await h.settle()
     assert game.deadline is not None
@@ -124,9 +121,8 @@ async def test_one_reminder_when_a_third_of_the_time_is_left(h: Harness) -> None
 
 
 async def test_no_reminder_comes_too_late_to_help(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, game.version)
     await h.settle()
     await h.expire(table.chat)  # the whole turn went by (the bot was held up, say)
@@ -136,9 +132,8 @@ async def test_no_reminder_comes_too_late_to_help(h: Harness) -> None:
 
 
 async def test_the_next_turn_has_a_reminder_of_its_own(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, game.version)
     assert game.deadline is not None
     h.clock.advance(game.deadline - 29 - h.clock())

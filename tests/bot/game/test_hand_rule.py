@@ -51,7 +51,7 @@ from engine import (
     Tile,
     view_for,
 )
-from tests.bot.conftest import ANDREY_TO_ACT, NAMES, position
+from tests.bot.conftest import ANDREY_TO_ACT, MUGGINS_DOUBLES, NAMES, position
 
 TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 SETTINGS = Settings(_env_file=None, telegram_bot_token=TOKEN)  # type: ignore[call-arg]
@@ -60,13 +60,6 @@ GROUP, PRACTICE = -100, 1  # a group's chat id, and a private chat's (practice)
 GAME = "game1"
 TR = translator("ru")
 
-# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
-MUGGINS_DOUBLES = position(
-    "muggins",
-    NAMES,
-    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
-    moves=["3:2"],
-)
 # muggins: the same opening; of Ирина's doubles only 3:3 fits: nothing to lay it with.
 MUGGINS_ONE_DOUBLE = position(
     "muggins",

@@ -27,10 +27,16 @@ async def practice(h: Harness, user: int, text: str = "/practice") -> MessageVie
     return lobby
 
 
-async def started(h: Harness, variant: str = "") -> tuple[int, Snapshot]:
+async def practising(h: Harness, text: str = "/practice") -> tuple[int, MessageView]:
+    """Андрей, who has opened the bot's private chat, types `text` there: he and the
+    practice lobby."""
     (user,) = h.people("Андрей")
     await h.start_bot(user)
-    lobby = await practice(h, user, f"/practice {variant}".strip())
+    return user, await practice(h, user, text)
+
+
+async def started(h: Harness, variant: str = "") -> tuple[int, Snapshot]:
+    user, lobby = await practising(h, f"/practice {variant}".strip())
     answer = await h.lobby_button(user, user, lobby, "st")
     assert not answer.show_alert, answer
     return user, await h.game(user)
@@ -58,9 +64,7 @@ async def my_turn(h: Harness, user: int) -> tuple[Snapshot, MessageView]:
 async def test_practice_opens_a_lobby_in_the_private_chat_with_one_strong_computer(
     h: Harness,
 ) -> None:
-    (user,) = h.people("Андрей")
-    await h.start_bot(user)
-    lobby = await practice(h, user, "/practice twolane")
+    user, lobby = await practising(h, "/practice twolane")
     snap = await h.game(user)
     assert snap.match.practice and snap.variant == "twolane"
     assert [s.player for s in snap.seats] == ["Андрей", computer_player(1)]
@@ -75,9 +79,7 @@ async def test_practice_opens_a_lobby_in_the_private_chat_with_one_strong_comput
 async def test_newgame_in_private_is_practice_too_and_a_second_one_points_to_the_first(
     h: Harness,
 ) -> None:
-    (user,) = h.people("Андрей")
-    await h.start_bot(user)
-    lobby = await practice(h, user, "/newgame muggins")
+    user, lobby = await practising(h, "/newgame muggins")
     assert (await h.game(user)).variant == "muggins"
     again = await h.say(user, user, "/practice", reply=False)
     assert "↑" in again.content and again.reply_to == lobby.id
@@ -201,18 +203,14 @@ async def test_the_final_table_counts_the_hints_and_no_table_counts_the_game(
 
 
 async def test_rules_in_private_open_on_the_practice_game(h: Harness) -> None:
-    (user,) = h.people("Андрей")
-    await h.start_bot(user)
-    await practice(h, user, "/practice twolane")
+    user, _ = await practising(h, "/practice twolane")
     rules = await h.say(user, user, "/rules")
     chosen = [b.text for b in rules.buttons if b.text.startswith("• ")]
     assert chosen and "Двухполосное" in chosen[0]
 
 
 async def test_the_computer_can_be_swapped_for_an_easy_one(h: Harness) -> None:
-    (user,) = h.people("Андрей")
-    await h.start_bot(user)
-    lobby = await practice(h, user)
+    user, lobby = await practising(h)
     answer = await h.lobby_button(user, user, lobby, "cr")
     assert not answer.show_alert, answer
     assert [s.name for s in (await h.lobby_settled(user)).seats] == ["Андрей"]

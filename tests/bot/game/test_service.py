@@ -56,6 +56,16 @@ async def start(service: GameService, creator: Person, game_id: str) -> None:
     await service.lobby_action(CHAT, None, game_id, LobbyAction.START, "", creator, False)
 
 
+async def two_playing(service: GameService, variant: str) -> tuple[list[Person], str]:
+    """A match of `variant` between two people (the first its creator), started; its id."""
+    a, b = people(2)
+    game = (await service.new_game(CHAT, None, a, variant, ""))[0].match
+    await service.join(CHAT, None, game.id, a)
+    await service.join(CHAT, None, game.id, b)
+    await start(service, a, game.id)
+    return [a, b], game.id
+
+
 async def test_one_new_game_when_two_ask_at_once(service: GameService) -> None:
     a, b = people(2)
     results = await asyncio.gather(
@@ -83,11 +93,7 @@ async def test_only_four_of_many_joining_at_once_get_a_seat(service: GameService
 
 
 async def test_a_double_tap_plays_once(service: GameService) -> None:
-    a, b = people(2)
-    game = (await service.new_game(CHAT, None, a, "fives", ""))[0].match
-    await service.join(CHAT, None, game.id, a)
-    await service.join(CHAT, None, game.id, b)
-    await start(service, a, game.id)
+    (a, _), game_id = await two_playing(service, "fives")
 
     chosen = position(
         "fives",
@@ -99,7 +105,7 @@ async def test_a_double_tap_plays_once(service: GameService) -> None:
     await put(service, chosen)
     play = chosen.parse_move("6:2@W")
     outcomes = await asyncio.gather(
-        *(service.play(CHAT, None, game.id, chosen.version, a, play) for _ in range(5)),
+        *(service.play(CHAT, None, game_id, chosen.version, a, play) for _ in range(5)),
         return_exceptions=True,
     )
     done = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -169,11 +175,7 @@ async def test_nothing_to_do_writes_nothing_and_tells_nobody(service: GameServic
 
 
 async def test_a_finished_game_counts_once_even_at_once(service: GameService) -> None:
-    a, b = people(2)
-    game = (await service.new_game(CHAT, None, a, "twolane", ""))[0].match
-    await service.join(CHAT, None, game.id, a)
-    await service.join(CHAT, None, game.id, b)
-    await start(service, a, game.id)
+    (a, b), _ = await two_playing(service, "twolane")
     current = await service.current(CHAT, None)
     assert current is not None and current.game is not None
     engine_game = current.game

@@ -44,9 +44,8 @@ async def play_by_hand(h: Harness, table: Table, user: int) -> Snapshot:
 
 
 async def test_a_missed_deadline_plays_for_the_human_and_says_so(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     old_hand = await h.hand_for(andrey, game.version)
     assert game.deadline is not None and game.deadline - h.clock() > 80  # 90 s per move
     game = await time_out(h, table)
@@ -79,8 +78,7 @@ async def test_computer_seats_play_without_waiting_for_the_clock(h: Harness) -> 
 
 
 async def test_a_deadline_fires_after_a_restart(h: Harness) -> None:
-    table = await h.table("fives")
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     await h.settle()
     await h.stop(h.running[0])
     await h.expire(table.chat)  # the time passes while no bot runs
@@ -119,8 +117,7 @@ def _stack(h: Harness, redis_url: str) -> tuple[Redis, GameService, Delivery]:
 async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
     h: Harness, redis_url: str
 ) -> None:
-    table = await h.table("fives")
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     await h.running[0].delivery.stop()  # only the "processes" below sweep
     stacks = [_stack(h, redis_url) for _ in range(4)]
     turns = 0
@@ -167,8 +164,7 @@ async def test_a_due_turn_is_played_exactly_once_by_concurrent_sweepers(
 async def test_run_due_commits_once_when_called_at_the_same_moment(
     h: Harness, redis_url: str
 ) -> None:
-    table = await h.table("fives")
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     await h.running[0].delivery.stop()
     stacks = [_stack(h, redis_url) for _ in range(3)]
     try:

@@ -11,17 +11,10 @@ from __future__ import annotations
 import secrets
 import time
 
-from tests.bot.conftest import ANDREY_TO_ACT, NAMES, Harness, Table, position, ru
+from tests.bot.conftest import ANDREY_TO_ACT, MUGGINS_DOUBLES, NAMES, Harness, Table, position, ru
 from tests.fakebotapi import CallbackAnswer
 from tests.fakebotapi.state import CallbackQuery, chat_instance
 
-# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
-MUGGINS_DOUBLES = position(
-    "muggins",
-    NAMES,
-    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
-    moves=["3:2"],
-)
 # twolane: Андрей opened 5:3; Ирина to act, with 3:3 and 5:5 that fit the two ends.
 TWOLANE_DOUBLES = position(
     "twolane", NAMES, ["5:3 6:6 6:4 4:4 2:1", "3:3 5:5 1:0 6:0 0:0"], moves=["5:3"]
@@ -92,9 +85,8 @@ async def refused(answer: CallbackAnswer, code: str) -> None:
 
 
 async def test_hand_buttons_pressed_on_group_messages_change_nothing(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     v = game.version
     board = await table.board()
     before = await Unchanged.now(h, table)
@@ -117,9 +109,8 @@ async def test_hand_buttons_pressed_on_group_messages_change_nothing(h: Harness)
 
 
 async def test_a_choice_shown_only_on_the_hand_message(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     v = game.version
     hand = await h.hand_for(andrey, v)
     before = await Unchanged.now(h, table)
@@ -136,9 +127,8 @@ async def test_a_choice_shown_only_on_the_hand_message(h: Harness) -> None:
 
 
 async def test_only_the_seat_to_act_goes_back(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     _, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     before = await Unchanged.now(h, table)
     # Her hand message waits without buttons: data of this turn, on a message that shows it.
     data = hand_data(table, game.id, game.version, "B")
@@ -147,9 +137,8 @@ async def test_only_the_seat_to_act_goes_back(h: Harness) -> None:
 
 
 async def test_only_the_seat_to_act_picks_doubles(h: Harness) -> None:
-    table = await h.table("muggins")
+    table, game = await h.match_at(MUGGINS_DOUBLES)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, MUGGINS_DOUBLES.copy())
     assert game.game().turn == 1
     await h.hand_for(irina, game.version)
     before = await Unchanged.now(h, table)
@@ -160,9 +149,8 @@ async def test_only_the_seat_to_act_picks_doubles(h: Harness) -> None:
 
 
 async def test_several_doubles_are_refused_in_twolane(h: Harness) -> None:
-    table = await h.table("twolane")
+    table, game = await h.match_at(TWOLANE_DOUBLES)
     _, irina = table.users
-    game = await h.set_position(table.chat, TWOLANE_DOUBLES.copy())
     v = game.version
     assert game.game().turn == 1
     hand = await h.hand_for(irina, v)
@@ -175,9 +163,8 @@ async def test_several_doubles_are_refused_in_twolane(h: Harness) -> None:
 
 
 async def test_group_buttons_pressed_on_other_messages_change_nothing(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     board = await table.board()
     before = await Unchanged.now(h, table)
     for data in (

@@ -19,30 +19,28 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import given, note
 
 from tests.bot.conftest import Harness
-from tests.bot.hostile import SOURCES, TAPES, FuzzWorld, RandomChooser, TapeChooser
+from tests.bot.hostile import (
+    SOURCES,
+    TAPES,
+    FuzzWorld,
+    RandomChooser,
+    TapeChooser,
+    in_one_world,
+    judged,
+)
 
 # One world (three groups, two games and a lobby) serves every case of a test: the cases
 # go on from where the last one left the games, which is what makes a long fuzz cheap.
-FUZZ = settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+FUZZ = in_one_world(100)
 
 
 @pytest.fixture
 async def world(h: Harness) -> AsyncIterator[FuzzWorld]:
-    found = await FuzzWorld.build(h)
-    try:
+    async for found in judged(await FuzzWorld.build(h)):
         yield found
-        # What the bot sent after the last press is looked at too, once all is quiet.
-        problems = await found.finish()
-        assert not problems, [str(p) for p in problems]
-    finally:
-        found.close()
 
 
 @FUZZ

@@ -52,8 +52,7 @@ async def board_up_to_date(h: Harness, chat: int) -> None:
 
 
 async def test_a_player_who_blocked_the_bot_is_played_by_the_computer(h: Harness) -> None:
-    table = await h.table("fives")
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     h.api.block_bot(table.users[1])
     await play_62(h, table)  # Ирина's turn: her hand cannot reach her
 
@@ -73,8 +72,7 @@ async def test_a_player_who_blocked_the_bot_is_played_by_the_computer(h: Harness
 
 
 async def test_a_deleted_board_is_posted_again(h: Harness) -> None:
-    table = await h.table("fives")
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    table, game = await h.match_at(ANDREY_TO_ACT)
     await board_up_to_date(h, table.chat)
     old = game.board.message_id
     assert old is not None
@@ -96,8 +94,7 @@ async def test_a_deleted_board_is_posted_again(h: Harness) -> None:
 
 
 async def test_message_is_not_modified_counts_as_done(h: Harness) -> None:
-    table = await h.table("fives")
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     await board_up_to_date(h, table.chat)
     await h.settle()
     photos = h.api.count_calls("sendPhoto", table.chat)
@@ -124,8 +121,7 @@ async def test_flood_control_waits_and_tries_again(h: Harness) -> None:
 
 
 async def test_flood_control_on_a_board_edit(h: Harness) -> None:
-    table = await h.table("fives")
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     await board_up_to_date(h, table.chat)
     h.api.inject_error("editMessageMedia", table.chat, error_code=429, retry_after=1)
     await play_62(h, table)
@@ -135,9 +131,8 @@ async def test_flood_control_on_a_board_edit(h: Harness) -> None:
 
 
 async def test_a_group_that_becomes_a_supergroup_keeps_its_game(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await board_up_to_date(h, table.chat)
     await h.settle()
     new = h.api.migrate_group(table.chat)

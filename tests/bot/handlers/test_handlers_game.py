@@ -13,9 +13,8 @@ from tests.bot.conftest import ANDREY_TO_ACT, Harness, hand_buttons, position, r
 
 
 async def test_stop_needs_the_creator_or_an_admin_and_a_confirmation(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.settle()
     before = await h.raw(table.chat)
     assert (await h.say(irina, table.chat, "/stop")).text == ru("creator_or_admin_only")
@@ -105,9 +104,8 @@ async def test_leave_the_lobby_by_command(h: Harness) -> None:
 
 
 async def test_leave_a_running_game_and_the_computer_plays_on(h: Harness) -> None:
-    table = await h.table("fives")
+    table, _ = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     answer = await h.say(andrey, table.chat, "/leave")
     assert answer.text == "Компьютер играет за вас до конца этой игры."
 

@@ -22,6 +22,18 @@ def lobby_kinds(message: MessageView) -> list[str]:
     return [(b.callback_data or "").split(":")[2] for b in message.buttons if b.callback_data]
 
 
+async def refused_press(
+    h: Harness, user: int, group: int, lobby: MessageView, action: str, code: str
+) -> None:
+    """`user`'s press of the lobby's `action` button is refused by `code`'s alert and
+    changes nothing."""
+    before = await h.raw(group)
+    answer = await h.lobby_button(user, group, lobby, action)
+    assert (answer.text, answer.show_alert) == (ru(code), True)
+    await h.settle()
+    assert await h.raw(group) == before
+
+
 # -- /start ---------------------------------------------------------------------------
 
 
@@ -54,9 +66,7 @@ async def test_start_with_a_garbage_payload_greets(h: Harness) -> None:
 
 
 async def test_joining_by_the_deep_link_takes_a_seat(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (_, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     assert lobby.text is not None and "занято мест — 0 из 4" in lobby.text
     answer = await h.join(b, group, lobby)
     assert answer.text == "Вы присоединились к игре в чате «Домино». Ваши кости придут сюда."
@@ -89,9 +99,7 @@ async def test_names_and_titles_with_html_characters(h: Harness) -> None:
 
 
 async def test_joining_twice_keeps_one_seat(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (_, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     await h.join(b, group, lobby)
     before = await h.lobby_settled(group)
     answer = await h.join(b, group, lobby, expect_edit=False)
@@ -110,9 +118,7 @@ async def test_a_link_to_a_game_that_is_not_there(h: Harness) -> None:
 
 
 async def test_joining_a_full_lobby_is_refused(h: Harness) -> None:
-    a, b, c = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(a, [b, c])
-    lobby = await h.newgame(a, group)
+    (a, b, c), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     for _ in range(3):
         await h.lobby_settled(group)
         assert not (await h.lobby_button(a, group, lobby, "ce")).show_alert
@@ -138,9 +144,7 @@ async def test_joining_a_started_or_cancelled_game_is_refused(h: Harness) -> Non
     await h.settle()
     assert await h.raw(table.chat) == before
 
-    a, b = h.people("Вадим", "Пётр")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Вадим", "Пётр")
     payload = f"j_{group}_0_{(await h.game(group)).id}"
     assert (await h.lobby_button(a, group, lobby, "cx")).text == "Игра отменена."
     await h.settle()
@@ -252,9 +256,7 @@ async def test_each_forum_topic_has_its_own_game(h: Harness) -> None:
 
 
 async def test_computer_players_join_by_button(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     answer = await h.lobby_button(a, group, lobby, "ce")
     assert (answer.text, answer.show_alert) == ("Компьютер сел за стол.", False)
     await h.lobby_settled(group)
@@ -267,11 +269,7 @@ async def test_computer_players_join_by_button(h: Harness) -> None:
     shown = h.api.message(group, lobby.id).content
     assert "1. 🤖 Компьютер 1 (лёгкий)" in shown and "2. 🤖 Компьютер 2 (сильный)" in shown
 
-    before = await h.raw(group)
-    answer = await h.lobby_button(b, group, lobby, "ce")
-    assert (answer.text, answer.show_alert) == (ru("creator_only"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, b, group, lobby, "ce", "creator_only")
 
 
 async def test_the_game_button_cycles_the_variants(h: Harness) -> None:
@@ -292,9 +290,7 @@ async def test_the_game_button_cycles_the_variants(h: Harness) -> None:
 
 
 async def test_the_target_and_move_time_buttons(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, _), group, lobby = await h.lobby_of("Андрей", "Ирина")
     targets = []
     for _ in range(3):
         await h.lobby_button(a, group, lobby, "t")
@@ -339,9 +335,7 @@ async def test_the_lobby_options_are_the_games_options(h: Harness) -> None:
 
 
 async def test_leaving_the_lobby_by_button(h: Harness) -> None:
-    a, b, c = h.people("Андрей", "Ирина", "Ольга")
-    group = h.group(a, [b, c])
-    lobby = await h.newgame(a, group)
+    (_, b, c), group, lobby = await h.lobby_of("Андрей", "Ирина", "Ольга")
     await h.join(b, group, lobby)
     await h.lobby_settled(group)
     answer = await h.lobby_button(b, group, lobby, "lv")
@@ -350,26 +344,16 @@ async def test_leaving_the_lobby_by_button(h: Harness) -> None:
     assert game.seats == []
     assert "занято мест — 0 из 4" in h.api.message(group, lobby.id).content
 
-    before = await h.raw(group)
-    answer = await h.lobby_button(c, group, lobby, "lv")
-    assert (answer.text, answer.show_alert) == (ru("not_in_game"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, c, group, lobby, "lv", "not_in_game")
 
 
 async def test_who_may_start(h: Harness) -> None:
     """A refused start is told as an alert and changes nothing (who may start, and with
     whom, is tests/bot/game/test_lobby.py)."""
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (_, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     await h.join(b, group, lobby)
     await h.lobby_settled(group)
-    before = await h.raw(group)
-    answer = await h.lobby_button(b, group, lobby, "st")  # not the creator
-    assert (answer.text, answer.show_alert) == (ru("creator_only"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, b, group, lobby, "st", "creator_only")  # not the creator
     assert RU(en("need_human")) == "Хотя бы один игрок должен быть человеком."
 
 
@@ -377,11 +361,7 @@ async def test_cancelling_the_lobby(h: Harness) -> None:
     a, b, admin = h.people("Андрей", "Ирина", "Ольга")
     group = h.group(a, [b], admins=[admin])
     lobby = await h.newgame(a, group)
-    before = await h.raw(group)
-    answer = await h.lobby_button(b, group, lobby, "cx")
-    assert (answer.text, answer.show_alert) == (ru("creator_or_admin_only"), True)
-    await h.settle()
-    assert await h.raw(group) == before
+    await refused_press(h, b, group, lobby, "cx", "creator_or_admin_only")
 
     answer = await h.lobby_button(admin, group, lobby, "cx")
     assert (answer.text, answer.show_alert) == ("Игра отменена.", False)
@@ -400,9 +380,7 @@ async def test_cancelling_the_lobby(h: Harness) -> None:
 async def test_a_press_on_a_lobby_that_lags_does_what_its_button_showed(h: Harness) -> None:
     """The lobby message may lag behind the stored lobby: its buttons still work, and an
     option button sets the value it offered, so pressing it twice changes nothing more."""
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     old = h.api.message(group, lobby.id)  # the buttons as they were before Ирина joined
     to_muggins = next(d for d in lobby_data(old) if d.split(":")[2] == "v")
     start = next(d for d in lobby_data(old) if d.split(":")[2] == "st")
@@ -434,9 +412,7 @@ async def test_a_lobby_button_of_a_game_that_started_changes_nothing(h: Harness)
 
 
 async def test_garbage_and_forged_button_data_are_refused_cleanly(h: Harness) -> None:
-    a, b = h.people("Андрей", "Ирина")
-    group = h.group(a, [b])
-    lobby = await h.newgame(a, group)
+    (a, b), group, lobby = await h.lobby_of("Андрей", "Ирина")
     game = await h.lobby_settled(group)
     before = await h.raw(group)
     for data in (

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from engine import Game, Tile
-from tests.bot.conftest import ANDREY_TO_ACT, NAMES, Harness, Table, en, hand_buttons, position, ru
+from tests.bot.conftest import (
+    ANDREY_TO_ACT,
+    MUGGINS_DOUBLES,
+    NAMES,
+    Harness,
+    Table,
+    en,
+    hand_buttons,
+    position,
+    ru,
+)
 from tests.fakebotapi import MessageView
 
 # fives: Андрей opened 6:5, Ирина laid 5:2 on E; Андрей to act (W 6, E 2): only 6:2 fits, both ends.
@@ -15,13 +25,6 @@ TWOLANE_NOTHING_FITS = position(
 # twolane: Андрей opened 5:2; once Ирина plays 6:2 nothing of his will fit, nor his draw.
 BEFORE_NOTHING_FITS = Game.new("twolane", NAMES, seed=10)
 BEFORE_NOTHING_FITS.push(BEFORE_NOTHING_FITS.parse_move("5:2"))
-# muggins: Андрей opened 3:2; Ирина holds 3:3 and 2:2 and may lay both at once.
-MUGGINS_DOUBLES = position(
-    "muggins",
-    NAMES,
-    ["3:2 6:6 6:5 6:4 5:5 5:4 4:4", "3:3 2:2 1:0 0:0 6:0 1:1 4:0"],
-    moves=["3:2"],
-)
 
 
 def data(message: MessageView, kind: str, arg: str = "") -> str:
@@ -38,9 +41,8 @@ def forged(table: Table, game_id: str, version: int, kind: str, arg: str = "") -
 
 
 async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(FIVES_TWO_ENDS)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
     labels = [b.text for b in hand_buttons(hand)]
     # The tiles come highest first, numbered as in the hand picture.
@@ -83,9 +85,8 @@ async def test_a_tile_that_fits_two_ends(h: Harness) -> None:
 
 
 async def test_refused_tile_presses_change_nothing(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(FIVES_TWO_ENDS)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
     await h.settle()
     before = await h.raw(table.chat)
@@ -129,9 +130,8 @@ async def test_refused_tile_presses_change_nothing(h: Harness) -> None:
 
 async def test_a_draw_and_a_pass_without_a_choice_are_made_for_him(h: Harness) -> None:
     # Ирина is to open; nothing of Андрей's will fit her 5:3.
-    table = await h.table("twolane")
+    table, game = await h.match_at(BEFORE_NOTHING_FITS)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, BEFORE_NOTHING_FITS.copy())
     hand = await h.hand_for(irina, game.version)
     waiting = await h.wait(
         lambda api: api.last_message(andrey, where=lambda m: m.photo is not None), "his tiles"
@@ -161,9 +161,8 @@ async def test_a_draw_and_a_pass_without_a_choice_are_made_for_him(h: Harness) -
 async def test_a_game_stored_with_a_draw_to_press_still_plays(h: Harness) -> None:
     # A game an earlier release stored while he had only a draw to press: the button is
     # there, and once he drew, the pass that follows is made for him.
-    table = await h.table("twolane")
+    table, game = await h.match_at(TWOLANE_NOTHING_FITS)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, TWOLANE_NOTHING_FITS.copy())
     v = game.version
     hand = await h.hand_for(andrey, v)
     assert "Ни одна кость не подходит." in (hand.caption or "")
@@ -188,9 +187,8 @@ async def test_a_game_stored_with_a_draw_to_press_still_plays(h: Harness) -> Non
 
 
 async def test_several_doubles_at_once(h: Harness) -> None:
-    table = await h.table("muggins")
+    table, game = await h.match_at(MUGGINS_DOUBLES)
     _, irina = table.users
-    game = await h.set_position(table.chat, MUGGINS_DOUBLES.copy())
     v = game.version
     hand = await h.hand_for(irina, v)
     assert [b.text for b in hand_buttons(hand)][-1] == "🁣 Несколько дублей"
@@ -242,9 +240,8 @@ async def test_several_doubles_at_once(h: Harness) -> None:
 
 
 async def test_the_board_caption_follows_the_moves(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(FIVES_TWO_ENDS)
     andrey, _ = table.users
-    game = await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
     hand = await h.hand_for(andrey, game.version)
     before = await table.board()
     await h.press(andrey, andrey, hand.id, data(hand, "P", "62"))
@@ -273,8 +270,7 @@ async def test_score(h: Harness) -> None:
     await h.newgame(a, group)
     assert (await h.say(b, group, "/score")).text == ru("not_started")  # a lobby has no table yet
 
-    table = await h.table("fives")
-    await h.set_position(table.chat, FIVES_TWO_ENDS.copy())
+    table, _ = await h.match_at(FIVES_TWO_ENDS)
     answer = await h.say(table.users[1], table.chat, "/score")
     assert answer.text.startswith("Пятерное домино · Кон 1 · Цель: 25\nХодит: Андрей")
     assert answer.entities and answer.entities[0]["type"] == "bold"

@@ -17,49 +17,43 @@ import random
 from collections.abc import AsyncIterator, Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import given, note
 
 from tests.bot.conftest import Harness
-from tests.bot.hostile import TAPES, RaceWorld, RandomChooser, Stored, Tap, TapeChooser
+from tests.bot.hostile import (
+    TAPES,
+    RaceWorld,
+    RandomChooser,
+    Stored,
+    Tap,
+    TapeChooser,
+    in_one_world,
+    judged,
+)
 
 # One table serves every race of a test (each race goes on from where the last one left
 # the game): the cost is in building it, not in the races.
-RACES = settings(
-    max_examples=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-
-
-async def _world(h: Harness, players: int, processes: int) -> AsyncIterator[RaceWorld]:
-    world = await RaceWorld.build(h, players, processes)
-    try:
-        yield world
-        # What the bot sent after the last race is looked at too, once all is quiet.
-        problems = await world.finish()
-        assert not problems, [str(p) for p in problems]
-    finally:
-        world.close()
+RACES = in_one_world(20)
 
 
 @pytest.fixture
 async def pair(h: Harness) -> AsyncIterator[RaceWorld]:
     """Two players, two bot processes."""
-    async for world in _world(h, 2, 2):
+    async for world in judged(await RaceWorld.build(h, 2, 2)):
         yield world
 
 
 @pytest.fixture
 async def four(h: Harness) -> AsyncIterator[RaceWorld]:
     """Four players, one bot process."""
-    async for world in _world(h, 4, 1):
+    async for world in judged(await RaceWorld.build(h, 4, 1)):
         yield world
 
 
 @pytest.fixture
 async def four_two(h: Harness) -> AsyncIterator[RaceWorld]:
     """Four players, two bot processes."""
-    async for world in _world(h, 4, 2):
+    async for world in judged(await RaceWorld.build(h, 4, 2)):
         yield world
 
 

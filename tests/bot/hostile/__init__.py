@@ -19,9 +19,17 @@ What is found is a list of `Problem`s by kind (lost, doubled, illegal, leaked, c
 unanswered): the tests require none, the bench script counts them.
 """
 
-from tests.bot.hostile.choosing import TAPES, Chooser, RandomChooser, TapeChooser
+from tests.bot.hostile.choosing import TAPES, Chooser, RandomChooser, TapeChooser, in_one_world
 from tests.bot.hostile.fuzz import SOURCES, FuzzWorld, Press
-from tests.bot.hostile.judging import Problem, Stored, engine_problems, judge, read, replayed
+from tests.bot.hostile.judging import (
+    Problem,
+    Stored,
+    engine_problems,
+    judge,
+    judged,
+    read,
+    replayed,
+)
 from tests.bot.hostile.pressing import Answers, query, second_process, tap
 from tests.bot.hostile.races import RaceWorld, Tap
 from tests.bot.hostile.watch import Watch, held
@@ -42,7 +50,9 @@ __all__ = [
     "Watch",
     "engine_problems",
     "held",
+    "in_one_world",
     "judge",
+    "judged",
     "query",
     "read",
     "replayed",

@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 T = TypeVar("T")
@@ -87,3 +88,13 @@ class RandomChooser:
 
     def raw(self, size: int) -> bytes:
         return self.rng.randbytes(self.rng.randint(0, size))
+
+
+def in_one_world(max_examples: int) -> settings:
+    """Hypothesis's settings for `max_examples` cases played on in one world a fixture
+    built (deliberately shared by the cases), however long a case takes."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from bot.i18n import translator
 from bot.storage.models import Match
@@ -169,3 +169,25 @@ def judge(press_user: int, data: str, before: Stored, after: Stored) -> list[Pro
     if a.status != b.status and not (a.status == "over" and after.game.over):
         return [Problem("illegal", f"{where}: status {b.status} -> {a.status}")]
     return []
+
+
+class World(Protocol):
+    """A place hostile presses are made in (`FuzzWorld`, `RaceWorld`)."""
+
+    async def finish(self) -> list[Problem]: ...
+
+    def close(self) -> None: ...
+
+
+W = TypeVar("W", bound=World)
+
+
+async def judged(world: W) -> AsyncIterator[W]:
+    """`world` for a test; after it, what the bot sent after the last press is judged too,
+    once all is quiet."""
+    try:
+        yield world
+        problems = await world.finish()
+        assert not problems, [str(p) for p in problems]
+    finally:
+        world.close()

@@ -142,9 +142,8 @@ async def test_a_process_is_alive_while_it_beats(h: Harness) -> None:
 
 
 async def test_a_move_committed_just_before_dying_is_shown_soon(h: Harness) -> None:
-    table = await h.table("fives")
+    table, game = await h.match_at(ANDREY_TO_ACT)
     andrey, irina = table.users
-    game = await h.set_position(table.chat, ANDREY_TO_ACT.copy())
     await h.hand_for(andrey, game.version)
     # The move is committed; the process dies before its delivery starts.
     delivery = h.service.on_change

@@ -61,13 +61,18 @@ async def test_changes_at_once_on_an_earlier_releases_record_all_stay(store: Sto
         assert await store.redis.get(store.keys.user(user)) is None
 
 
+async def earlier_record(store: Store, path: Path) -> UserPrefs:
+    """User 7's record as an earlier release wrote it (the file at `path`); what it holds."""
+    raw = path.read_bytes()
+    await store.redis.set(store.keys.user(7), raw)
+    return UserPrefs.model_validate(json.loads(raw))
+
+
 @pytest.mark.parametrize("path", EARLIER, ids=lambda p: p.stem)
 async def test_an_earlier_releases_record_is_read_and_carried_over(
     store: Store, path: Path
 ) -> None:
-    raw = path.read_bytes()
-    written = UserPrefs.model_validate(json.loads(raw))
-    await store.redis.set(store.keys.user(7), raw)
+    written = await earlier_record(store, path)
     assert await store.prefs.user(7) == written  # read as it was...
     assert await store.redis.get(store.keys.user(7)) is None  # ...and carried over
     assert await store.prefs.user(7) == written
@@ -79,9 +84,7 @@ async def test_an_earlier_releases_record_is_read_and_carried_over(
 async def test_an_earlier_releases_record_is_carried_over_by_a_change(
     store: Store, path: Path
 ) -> None:
-    raw = path.read_bytes()
-    written = UserPrefs.model_validate(json.loads(raw))
-    await store.redis.set(store.keys.user(7), raw)
+    written = await earlier_record(store, path)
     await store.prefs.mark_unreachable(7)
     assert await store.prefs.user(7) == written.model_copy(update={"started": False})
     assert await store.redis.get(store.keys.user(7)) is None

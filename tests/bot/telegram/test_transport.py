@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,6 +15,7 @@ from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
 from bot.telegram.transport import AiohttpRequest
+from tests.support.redis_server import free_port
 
 
 class Server:
@@ -104,9 +104,7 @@ async def test_a_late_answer_is_a_timeout(server: tuple[Server, str]) -> None:
 
 
 async def test_nobody_listening_is_a_network_error() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     request = AiohttpRequest(connect_timeout=1.0)
     await request.initialize()
     try:
@@ -124,9 +122,7 @@ async def test_closed_transport_refuses() -> None:
 
 
 async def test_a_network_error_never_quotes_the_token() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     request = AiohttpRequest(connect_timeout=1.0)
     await request.initialize()
     token = "123456:SECRETsecretSECRETsecret"
