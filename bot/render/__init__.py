@@ -24,7 +24,7 @@ from bot.render.kit.picture import Picture
 from bot.render.kit.theme import RGB
 from bot.render.layout.board_geometry import PICTURE_HEIGHT, PICTURE_WIDTH, TileBox, mark_radius
 from bot.render.layout.board_layout import board_layout, layout_board
-from bot.render.words.captions import board_text, final_text
+from bot.render.words.captions import board_heading, board_text, final_text
 from bot.render.words.ends import EndName, end_names, label, names_or_own
 from bot.render.words.history import names_before
 from bot.render.words.marks import Mark, legend
@@ -66,6 +66,7 @@ __all__ = [
     "Translate",
     "action_points",
     "action_words",
+    "board_heading",
     "board_layout",
     "board_text",
     "computer_name",

@@ -14,6 +14,7 @@ from bot.i18n import Translator
 from bot.render import (
     action_points,
     action_words,
+    board_heading,
     count_parts,
     count_words,
     end_names,
@@ -149,12 +150,7 @@ def seat_name(tr: Translator, name: str) -> str:
 
 def heading(tr: Translator, view: SeatView) -> str:
     """«Fives · Round 2 · Target: 61», as the captions head the board."""
-    parts = [variant_title(tr, view.variant)]
-    if not view.rules.one_round:
-        parts.append(tr("Round {number}").format(number=view.round_number))
-        if view.target is not None:
-            parts.append(tr("Target: {points}").format(points=view.target))
-    return " · ".join(parts)
+    return board_heading(view, tr)
 
 
 def round_title(tr: Translator, view: SeatView) -> str:

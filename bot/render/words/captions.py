@@ -32,7 +32,7 @@ NAME_LIMIT = 40  # characters of a name shown in a caption
 def board_text(view: SeatView, tr: Translate = identity, taken: Takeovers | None = None) -> str:
     """Whose turn, the ends and their count, the last move, scores and the boneyard;
     `taken`: the seats the computer took over, and why (said on their lines)."""
-    lines = [f"<b>{escape(_heading(view, tr))}</b>"]
+    lines = [f"<b>{escape(board_heading(view, tr))}</b>"]
     last = view.last_round
     if view.table.opening is None and last is not None and last.number == view.round_number - 1:
         # A round just dealt: how the one before it ended, and who got what for it.
@@ -181,7 +181,8 @@ def _fitting_rounds(tr: Translate, rounds: list[str], others: list[str]) -> list
     return []
 
 
-def _heading(view: SeatView, tr: Translate) -> str:
+def board_heading(view: SeatView, tr: Translate = identity) -> str:
+    """«Fives · Round 2 · Target: 61», the heading of the board's caption (and the table's)."""
     parts = [variant_title(tr, view.variant)]
     if not view.rules.one_round:
         parts.append(tr("Round {number}").format(number=view.round_number))
