@@ -13,7 +13,7 @@ until he opens the table anew. The embedded store keeps the same set in memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
@@ -40,18 +40,26 @@ class Presence:
         self.keys = keys
 
     async def renew(
-        self, chat_id: int, tables: Iterable[OpenTable], process: str, until: float, now: float
+        self,
+        tables_by_chat: Mapping[int, Iterable[OpenTable]],
+        process: str,
+        until: float,
+        now: float,
     ) -> None:
-        """The chat's tables open in `process` count as present until `until`; tables that
-        lapsed (any process's) are dropped."""
-        key = self.keys.table_presence(chat_id)
-        members = {_member(table, process): until for table in tables}
-        if members:
-            await self.redis.zadd(key, members)
-        await self.redis.zremrangebyscore(key, "-inf", now)
-        # The key goes with the last table's lapse (renewals all lapse alike: the last
-        # one written lapses last).
-        await self.redis.expireat(key, int(max(until, now)) + 1)
+        """Each chat's tables open in `process` count as present until `until`; tables
+        that lapsed (any process's) are dropped. One round trip for every chat: a
+        process with thousands of open tables renews them well within `lapse`."""
+        pipe = self.redis.pipeline(transaction=False)
+        for chat_id, tables in tables_by_chat.items():
+            key = self.keys.table_presence(chat_id)
+            members = {_member(table, process): until for table in tables}
+            if members:
+                pipe.zadd(key, members)
+            pipe.zremrangebyscore(key, "-inf", now)
+            # The key goes with the last table's lapse (renewals all lapse alike: the
+            # last one written lapses last).
+            pipe.expireat(key, int(max(until, now)) + 1)
+        await pipe.execute()
 
     async def arrive(self, chat_id: int, table: OpenTable, process: str, until: float) -> None:
         """A table opened: present from now (whatever buttons he pressed before)."""

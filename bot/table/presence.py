@@ -64,8 +64,8 @@ class TablePresence:
         by_chat: dict[int, set[OpenTable]] = {}
         for chat, seats in list(self.hub.tables.items()):
             by_chat.setdefault(chat[0], set()).update(open_table(seat) for seat in seats)
-        for chat_id, tables in by_chat.items():
-            await self.presence.renew(chat_id, tables, self.process, now + LAPSE, now)
+        if by_chat:
+            await self.presence.renew(by_chat, self.process, now + LAPSE, now)
 
     async def _run(self) -> None:
         while True:

@@ -100,17 +100,16 @@ class Session:
             return socket
         identity, place, tr = found
         seat = Seat(socket, identity, tr, (place.chat_id, place.thread_id), place.game_id)
-        await socket.send_str(
-            json.dumps(
-                {
-                    "type": "welcome",
-                    "words": webapp_texts.page_words(tr),
-                    "lang": tr.lang,
-                    "now": self.table.clock(),  # the page's clock counts from the server's
-                },
-                ensure_ascii=False,
-            )
+        await self._answer(
+            {
+                "type": "welcome",
+                "words": webapp_texts.page_words(tr),
+                "lang": tr.lang,
+                "now": self.table.clock(),  # the page's clock counts from the server's
+            }
         )
+        if socket.closed:  # it closed right after its hello
+            return socket
         try:
             try:
                 await self.table.hub.attach(seat)

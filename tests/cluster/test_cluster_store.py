@@ -5,6 +5,7 @@ here on two different nodes)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import cast
 
 import pytest
@@ -18,6 +19,7 @@ from bot.storage.common import GAME_TTL
 from bot.storage.connect import connect_redis
 from bot.storage.keys import Keys
 from bot.storage.models import GroupDelivery, HandDelivery, Match, StatLine, UserPrefs
+from bot.storage.presence import OpenTable
 from bot.storage.store import Store
 from bot.storage.stored import LOST, Stored
 from tests.bot.storage.test_store import change_thirty_times_at_once
@@ -226,6 +228,14 @@ async def test_languages_users_and_heartbeats_on_the_cluster(store: Store) -> No
     assert [s.game_id for s in await store.user_games.seated(7)] == ["g"]
     await store.heartbeats.heartbeat("p1", 5)
     assert await store.heartbeats.alive("p1") and not await store.heartbeats.alive("p2")
+
+
+async def test_one_presence_renewal_spans_every_node(store: Store) -> None:
+    now = time.time()
+    tables = {chat: [OpenTable(None, "g", 7)] for chat in CHATS}  # slots on every node
+    await store.presence.renew(tables, "p1", now + 30, now)
+    for chat in CHATS:
+        assert await store.presence.present(chat, None, "g", [7], now) == {7: now + 30}
 
 
 async def test_practice_hints_on_the_cluster(store: Store) -> None:

@@ -10,7 +10,7 @@ import logging
 import time
 
 import pytest
-from aiohttp import WSMsgType
+from aiohttp import ClientConnectionResetError, WSMsgType, web
 from aiohttp.test_utils import TestClient
 from redis.asyncio import Redis
 
@@ -267,3 +267,39 @@ async def test_a_game_replaced_by_its_rematch_is_gone_for_its_tables(
     await service.rematch(CHAT, None, game_id, ANDREI)
     gone = await watcher.view_where(lambda v: v["status"] == "gone")
     assert gone["game"] == game_id
+
+
+async def test_a_table_closed_right_after_its_hello_ends_quietly(
+    service: GameService, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The phone closed the page between its hello and the welcome: the write fails as
+    # aiohttp fails it on a closing transport.
+    send = web.WebSocketResponse.send_str
+
+    async def closing(
+        socket: web.WebSocketResponse, data: str, compress: int | None = None
+    ) -> None:
+        if '"welcome"' in data:
+            await socket.close()
+            raise ClientConnectionResetError("Cannot write to closing transport")
+        await send(socket, data, compress)
+
+    run = session.Session.run
+    ended: asyncio.Queue[BaseException | None] = asyncio.Queue()
+
+    async def watched(self: session.Session) -> web.WebSocketResponse:
+        try:
+            answer = await run(self)
+        except BaseException as exc:
+            await ended.put(exc)
+            raise
+        await ended.put(None)
+        return answer
+
+    monkeypatch.setattr(web.WebSocketResponse, "send_str", closing)
+    monkeypatch.setattr(session.Session, "run", watched)
+    game_id = await open_lobby(service)
+    peer = await connect(client, signed(BORIS, game_id))
+    closed = asyncio.create_task(peer.socket.receive())  # answers the server's close
+    assert await asyncio.wait_for(ended.get(), 10) is None
+    assert (await closed).type == WSMsgType.CLOSE

@@ -53,11 +53,11 @@ async def test_a_renewal_keeps_it_and_drops_lapsed_tables(presence: Presence, no
     await presence.arrive(CHAT, table(IRINA), "p1", now + 30)
     await presence.arrive(CHAT, table(ANDREI), "p2", now + 30)
     # p1 renews, p2 died and does not.
-    await presence.renew(CHAT, [table(IRINA)], "p1", now + 50, now + 20)
+    await presence.renew({CHAT: [table(IRINA)]}, "p1", now + 50, now + 20)
     assert await presence.present(CHAT, THREAD, GAME, [IRINA, ANDREI], now + 40) == {
         IRINA: now + 50
     }
-    await presence.renew(CHAT, [table(IRINA)], "p1", now + 60, now + 40)
+    await presence.renew({CHAT: [table(IRINA)]}, "p1", now + 60, now + 40)
     members = await presence.redis.zrange(presence.keys.table_presence(CHAT), 0, -1)
     assert len(members) == 1  # p2's lapsed table was dropped
     assert await presence.redis.ttl(presence.keys.table_presence(CHAT)) > 0
@@ -90,8 +90,17 @@ async def test_the_buttons_count_him_out_until_he_opens_the_table_again(
     assert await presence.use_buttons(CHAT, THREAD, GAME, IRINA, now)
     assert await presence.present(CHAT, THREAD, GAME, [IRINA], now + 1) == {}
     # His table is renewed meanwhile: still on the buttons.
-    await presence.renew(CHAT, [table(IRINA)], "p1", now + 40, now + 10)
+    await presence.renew({CHAT: [table(IRINA)]}, "p1", now + 40, now + 10)
     assert await presence.present(CHAT, THREAD, GAME, [IRINA], now + 11) == {}
     # He opens the table again: present.
     await presence.arrive(CHAT, table(IRINA), "p2", now + 45)
     assert await presence.present(CHAT, THREAD, GAME, [IRINA], now + 12) == {IRINA: now + 45}
+
+
+async def test_one_renewal_keeps_every_chats_tables(presence: Presence, now: float) -> None:
+    chats = [CHAT - n for n in range(50)]
+    for chat in chats:
+        await presence.arrive(chat, table(IRINA), "p1", now + 30)
+    await presence.renew({chat: [table(IRINA)] for chat in chats}, "p1", now + 60, now + 20)
+    for chat in chats:
+        assert await presence.present(chat, THREAD, GAME, [IRINA], now + 40) == {IRINA: now + 60}

@@ -144,7 +144,7 @@ async def write_everything(store: Store) -> None:
 
     at_table, now = OpenTable(THREAD, GAME, USER), time.time()  # its key expires: real times
     await store.presence.arrive(CHAT, at_table, "p1", now + 30)
-    await store.presence.renew(CHAT, [at_table], "p1", now + 40, now)
+    await store.presence.renew({CHAT: [at_table]}, "p1", now + 40, now)
     assert await store.presence.use_buttons(CHAT, THREAD, GAME, USER, now + 1)
     await store.presence.leave(CHAT, at_table, "p1")
 
