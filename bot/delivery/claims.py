@@ -10,14 +10,41 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from bot.delivery.at_table import AtTable
 from bot.delivery.backoff import BACKOFF
 from bot.delivery.liveness import Liveness
+from bot.game.service import GameService
 from bot.storage.delivery_records import DeliveryRecord
 from bot.storage.models import Claim, GroupDelivery, HandDelivery
 from bot.storage.stored import LOST, Stored
+from bot.telegram import api
 from bot.telegram.api import CallOutcome, Result
 
 R = TypeVar("R", GroupDelivery, HandDelivery)
+
+
+class Converger:
+    """What each target converges with: the game service, this process's claims, who has
+    the live table open (read only where a table is served), and the clock (tests
+    replace it). A target makes its calls through `bot` (`_begin`)."""
+
+    def __init__(
+        self,
+        bot: api.Bot,
+        service: GameService,
+        liveness: Liveness,
+        clock: Callable[[], float],
+        at_table: AtTable | None = None,
+    ) -> None:
+        self.service = service
+        self.at_table = at_table or AtTable(None)
+        self.liveness = liveness
+        self.claims = Claims(liveness)
+        self.clock = clock
+        self._begin(bot)
+
+    def _begin(self, bot: api.Bot) -> None:
+        """The target's own set-up."""
 
 
 class Claims:

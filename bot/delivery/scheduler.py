@@ -83,7 +83,7 @@ class Delivery:
         self.liveness = liveness
         # Who has the live table open: read only where a table is served.
         self.at_table = AtTable(service.store.presence if settings.webapp_url else None)
-        self.group = GroupConverger(bot, service, settings, liveness, clock, self.at_table)
+        self.group = GroupConverger(bot, service, liveness, clock, self.at_table)
         self.hands = HandConverger(bot, service, liveness, clock, self.at_table)
         self._clock = clock
         self._work: dict[Chat, _ChatWork] = {}

@@ -14,8 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from bot import metrics
-from bot.delivery.at_table import AtTable
-from bot.delivery.claims import Claims, retry_at
+from bot.delivery.claims import Converger, retry_at
 from bot.delivery.group.calls import GroupCalls
 from bot.delivery.group.plan import (
     ANSWER_CALLS,
@@ -34,9 +33,7 @@ from bot.delivery.group.plan import (
     turn_stagger,
 )
 from bot.delivery.group.results import apply_result
-from bot.delivery.liveness import Liveness
 from bot.game.match_records import Current
-from bot.game.service import GameService
 from bot.logs import event
 from bot.settings import Settings
 from bot.storage.delivery_records import DeliveryRecord
@@ -76,25 +73,12 @@ def earlier_final(shown: GroupDelivery | None) -> int | None:
     return shown.final_message_id or shown.old_final
 
 
-class GroupConverger:
-    def __init__(
-        self,
-        bot: api.Bot,
-        service: GameService,
-        settings: Settings,
-        liveness: Liveness,
-        clock: Callable[[], float],
-        at_table: AtTable | None = None,
-    ) -> None:
-        self.service = service
-        self.store: Store = service.store
-        self.settings = settings
-        self.at_table = at_table or AtTable(None)  # who has the live table open
-        self.liveness = liveness
-        self.claims = Claims(liveness)
-        self.clock = clock
+class GroupConverger(Converger):
+    def _begin(self, bot: api.Bot) -> None:
+        self.store: Store = self.service.store
+        self.settings: Settings = self.service.settings
         # What each call shows, drawn and made (on our clock, which tests replace).
-        self.calls = GroupCalls(bot, self.store, self.service, settings, lambda: self.clock())
+        self.calls = GroupCalls(bot, self.store, self.service, self.settings, lambda: self.clock())
         # Told when a group's game moved to a new chat id (a supergroup), so that the
         # new chat is brought in line.
         self.on_moved: Callable[[int, list[int | None]], None] | None = None

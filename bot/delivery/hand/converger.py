@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 from bot import metrics
-from bot.delivery.at_table import AtTable
-from bot.delivery.claims import Claims, retry_at
+from bot.delivery.claims import Converger, retry_at
 from bot.delivery.hand.calls import HandCalls
 from bot.delivery.hand.plan import (
     TIDY_CALLS,
@@ -36,10 +34,8 @@ from bot.delivery.hand.plan import (
     table_holds_hand,
 )
 from bot.delivery.hand.results import apply_result
-from bot.delivery.liveness import Liveness
 from bot.game.clock import reminder_at
 from bot.game.match_records import Current
-from bot.game.service import GameService
 from bot.logs import event
 from bot.storage.delivery_records import DeliveryRecord, DeliveryRecords
 from bot.storage.models import GroupDelivery, HandDelivery, Match
@@ -55,23 +51,11 @@ SeatAt = tuple[int, int | None, int]  # a seat's chat, topic and index
 REMINDER_TOO_LATE = 5.0  # seconds before the deadline after which no reminder is sent
 
 
-class HandConverger:
-    def __init__(
-        self,
-        bot: api.Bot,
-        service: GameService,
-        liveness: Liveness,
-        clock: Callable[[], float],
-        at_table: AtTable | None = None,
-    ) -> None:
-        self.service = service
-        self.records: DeliveryRecords = service.store.deliveries
-        self.at_table = at_table or AtTable(None)  # who has the live table open
-        self.liveness = liveness
-        self.claims = Claims(liveness)
-        self.clock = clock
+class HandConverger(Converger):
+    def _begin(self, bot: api.Bot) -> None:
+        self.records: DeliveryRecords = self.service.store.deliveries
         # What each call shows, drawn and made (on our clock, which tests replace).
-        self.calls = HandCalls(bot, lambda: self.clock(), service.settings.webapp_url)
+        self.calls = HandCalls(bot, lambda: self.clock(), self.service.settings.webapp_url)
         self._waiting: dict[SeatAt, float] = {}  # since when each seat's next call waits
         self._showing: dict[SeatAt, str] = {}  # what the call each seat waits for would show
 
