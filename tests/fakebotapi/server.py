@@ -1087,14 +1087,15 @@ class FakeBotApi(LoopThreadServer):
 
         return remove
 
-    def answer_latencies(self) -> list[float]:
-        """Seconds from each press to the bot's answer, for the answered callback queries (in
-        the order of the presses; both times are ``time.monotonic()``)."""
+    def answer_latencies(self, since: float = 0.0, until: float = float("inf")) -> list[float]:
+        """Seconds from each press to the bot's answer, for the answered callback queries
+        pressed between `since` and `until` (in the order of the presses; every time is
+        ``time.monotonic()``)."""
         with self._st.lock:
             return [
                 q.answered_at - q.created
                 for q in self._st.queries.values()
-                if q.answered_at is not None
+                if q.answered_at is not None and since <= q.created <= until
             ]
 
     def inject_error(

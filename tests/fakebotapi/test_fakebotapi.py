@@ -927,6 +927,9 @@ async def test_hooks_see_bot_messages_and_answers(
     assert len(latencies) == 1 and 0 <= latencies[0] < 5
     query = api._st.queries[qid]
     assert query.answered_at == answers[0][2] and query.answered_at - query.created == latencies[0]
+    # A window that does not hold the press leaves it out.
+    assert api.answer_latencies(since=query.created + 0.001) == []
+    assert api.answer_latencies(query.created, query.created) == latencies
     assert capsys.readouterr().err.count("RuntimeError: boom in a test hook") == 2
 
 
