@@ -26,7 +26,7 @@ from bot.render.layout.board_geometry import PICTURE_HEIGHT, PICTURE_WIDTH, Tile
 from bot.render.layout.board_layout import board_layout, layout_board
 from bot.render.words.captions import board_heading, board_text, final_text
 from bot.render.words.ends import EndName, end_names, label, names_or_own
-from bot.render.words.history import names_before
+from bot.render.words.history import names_at, names_before
 from bot.render.words.marks import Mark, legend
 from bot.render.words.message_ids import MESSAGES, PLURALS
 from bot.render.words.move_words import (
@@ -81,6 +81,7 @@ __all__ = [
     "legend",
     "localized_name",
     "mark_radius",
+    "names_at",
     "names_before",
     "names_or_own",
     "play_words",

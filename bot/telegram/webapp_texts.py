@@ -21,7 +21,7 @@ from bot.render import (
     final_text,
     label,
     localized_name,
-    names_before,
+    names_at,
     points_name_who_went_out,
     recent_actions,
     round_end_points,
@@ -222,12 +222,11 @@ def count_line(tr: Translator, view: SeatView) -> str:
 def recent_moves(tr: Translator, view: SeatView) -> list[str]:
     """The round's last moves, oldest first: «Андрей: 5:3 🟠➡️ (+4)»."""
     lines = []
-    moves = [entry.text for entry in view.moves]
-    for action in recent_actions(view, RECENT_MOVES):
-        named = None
-        if action.text not in ("draw", "pass"):
-            named = names_before(view.variant, moves[: action.index + 1], action.index)[0]
-        what = action_words(tr, view, action, named)
+    actions = recent_actions(view, RECENT_MOVES)
+    plays = [action.index for action in actions if action.text not in ("draw", "pass")]
+    named = names_at(view.variant, [entry.text for entry in view.moves], plays)
+    for action in actions:
+        what = action_words(tr, view, action, named.get(action.index))
         points = action_points(view, action)
         lines.append(f"{_name(tr, view, action.seat)}: {what}" + (f" ({points})" if points else ""))
     return lines

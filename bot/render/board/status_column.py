@@ -18,7 +18,7 @@ from bot.render.layout.board_geometry import (
     PICTURE_WIDTH,
 )
 from bot.render.words.ends import EndName, end_names, names_or_own
-from bot.render.words.history import names_before
+from bot.render.words.history import names_at
 from bot.render.words.move_words import (
     LEFT_OUT,
     RecentAction,
@@ -172,12 +172,7 @@ def draw_status(
 def _names_before(view: SeatView, actions: list[RecentAction]) -> dict[int, dict[End, EndName]]:
     """The ends' names just before each play among `actions`, by the play's index."""
     plays = [a.index for a in actions if a.text not in ("draw", "pass")]
-    if not plays:
-        return {}
-    moves = [entry.text for entry in view.moves]
-    first = min(plays)
-    found = names_before(view.variant, moves[: max(plays) + 1], first)
-    return {index: found[index - first] for index in plays}
+    return names_at(view.variant, [entry.text for entry in view.moves], plays)
 
 
 def _draw_play(

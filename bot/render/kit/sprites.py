@@ -38,19 +38,22 @@ Piece = tuple[int, int, Image.Image, Image.Image | None]
 
 @dataclass(frozen=True, slots=True)
 class Sprite:
-    image: Image.Image  # RGBA
-    pad: int  # the tile's top-left corner lies `pad` pixels inside the image
-    # The same picture cut into an opaque core and the soft rim around it: blending
-    # costs per pixel, and a tile's face is most of it (a board pastes 28).
-    pieces: tuple[Piece, ...] = ()
+    pad: int  # the tile's top-left corner lies `pad` pixels inside the picture
+    # The picture, in pieces pasted one by one: a tile's opaque core and the soft rim
+    # around it (blending costs per pixel, and a tile's face is most of it; a board
+    # pastes 28), or one piece, the whole picture. Only the pieces are kept: the
+    # cached tiles of every size are much of the bot's memory.
+    pieces: tuple[Piece, ...]
 
     def paste(self, canvas: Image.Image, x: int, y: int) -> None:
         left, top = x - self.pad, y - self.pad
-        if not self.pieces:
-            canvas.paste(self.image, (left, top), self.image)
-            return
         for dx, dy, colours, coverage in self.pieces:
             canvas.paste(colours, (left + dx, top + dy), coverage)
+
+
+def whole(image: Image.Image, pad: int) -> Sprite:
+    """A sprite of one piece: `image` (RGBA) pasted through its own alpha."""
+    return Sprite(pad, ((0, 0, image, image),))
 
 
 def _pieces(image: Image.Image, core: tuple[int, int, int, int]) -> tuple[Piece, ...]:
@@ -72,8 +75,10 @@ def _pieces(image: Image.Image, core: tuple[int, int, int, int]) -> tuple[Piece,
 
 
 # Bounded: a board needs at most 7 x 7 x 2 pictures per size (and the hand's), but a
-# long-running bot should not keep every combination it ever drew.
-@lru_cache(maxsize=1024)
+# long-running bot should not keep every combination it ever drew. Room for every tile
+# at every size (17 x 56, the hubs' and the hand's besides): with a few hundred games
+# at once the boards use them all, and a smaller cache drew tiles again and again.
+@lru_cache(maxsize=1536)
 def tile(
     first: int,
     second: int,
@@ -100,7 +105,7 @@ def tile(
         image = _dimmed(image)
     # Between the rounded corners, a little in from the edge, the face is opaque.
     core = (pad + radius + 2, pad + 3, pad + w - radius - 2, pad + h - 3)
-    return Sprite(image, pad, _pieces(image, core))
+    return Sprite(pad, _pieces(image, core))
 
 
 @lru_cache(maxsize=64)
@@ -113,7 +118,7 @@ def glow(w: int, h: int, color: theme.RGB) -> Sprite:
     radius = round(long * 0.09)
     image = _soft(size, _grow(box, 5), radius + 5, color, 255, 3)
     image.alpha_composite(_soft(size, _grow(box, 2), radius + 2, color, 255, 1.2))
-    return Sprite(image, pad)
+    return whole(image, pad)
 
 
 def _pad(long: int) -> int:
@@ -217,7 +222,7 @@ def end_mark(disc: theme.RGB, ink: theme.RGB, direction: End | None, diameter: i
     rim = max(s, round(size * 0.07))
     draw.ellipse((rim, rim, size - 1 - rim, size - 1 - rim), fill=(*disc, 255))
     if direction is None:
-        return Sprite(_downscale(image), diameter // 2)
+        return whole(_downscale(image), diameter // 2)
     c = size / 2
     r = size * 0.3
     # An arrow pointing right (a shaft and a head), turned to the end's direction.
@@ -234,7 +239,7 @@ def end_mark(disc: theme.RGB, ink: theme.RGB, direction: End | None, diameter: i
     for _ in range(turn):  # a quarter turn anticlockwise (y grows downwards)
         points = [(y, size - x) for x, y in points]
     draw.polygon(points, fill=(*ink, 255))
-    return Sprite(_downscale(image), diameter // 2)
+    return whole(_downscale(image), diameter // 2)
 
 
 @cache
@@ -253,7 +258,7 @@ def tile_back(long: int) -> Sprite:
         outline=(*theme.IVORY_EDGE, 255),
         width=max(1, round(short * 0.08 * s)),
     )
-    return Sprite(_downscale(image), 0)
+    return whole(_downscale(image), 0)
 
 
 @cache
@@ -274,7 +279,7 @@ def medal(place: int, diameter: int) -> Sprite:
         outline=(*_lighter(color, 0.35), 255),
         width=max(1, round(size * 0.03)),
     )
-    return Sprite(_downscale(image), 0)
+    return whole(_downscale(image), 0)
 
 
 @cache
@@ -320,7 +325,7 @@ def trophy(height: int) -> Sprite:
     # A star on the bowl.
     star = _star(cx, h * 0.25, w * 0.11)
     draw.polygon(star, fill=(255, 246, 200, 255))
-    return Sprite(_downscale(image), 0)
+    return whole(_downscale(image), 0)
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:

@@ -141,7 +141,9 @@ class TableKey:
     shape: tuple[object, ...]
 
 
-@lru_cache(maxsize=256)
+# Sized for a few hundred games at once: each one's table now, and the tables its
+# latest moves are named from (a grid is a few kilobytes).
+@lru_cache(maxsize=2048)
 def _cached_grid(key: TableKey, rules: Rules) -> TableGrid:
     return lay_out(key.table, rules)
 

@@ -87,7 +87,9 @@ def label(name: EndName, value: int | Tile) -> str:
     return f"{name.text} {value}"
 
 
-@lru_cache(maxsize=256)
+# Sized for a few hundred games at once: each one's table now, and the tables its
+# latest moves are named from (a grid is a few kilobytes).
+@lru_cache(maxsize=2048)
 def _names(key: TableKey, variant: str) -> tuple[tuple[End, EndName], ...]:
     # Cached: the board, its caption, the hands and the buttons all name the same table.
     grid = grid_of(key.table, variant)

@@ -7,7 +7,7 @@ showed just before the move (`bot.render.words.ends`), not the arrow it shows no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.render.words.ends import EndName, end_names
 from engine.ai.greedy import laid
@@ -32,3 +32,16 @@ def names_before(variant: str, moves: Sequence[str], first: int = 0) -> list[dic
         if isinstance(move, Play | Doubles):
             table = laid(rules, table, move)
     return found
+
+
+def names_at(
+    variant: str, moves: Sequence[str], indexes: Iterable[int]
+) -> dict[int, dict[End, EndName]]:
+    """The name of every end open just before each of the moves numbered `indexes`, by
+    that number: one replay of the round for them all."""
+    wanted = sorted(set(indexes))
+    if not wanted:
+        return {}
+    first = wanted[0]
+    found = names_before(variant, moves[: wanted[-1] + 1], first)
+    return {index: found[index - first] for index in wanted}
