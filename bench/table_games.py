@@ -5,7 +5,7 @@ open a game), then every person and spectator opens the table from the lobby's Â
 tableÂ» link (its `startapp=<game id>`); from the table the creator adds the computers,
 each person joins, and the creator starts. People play on the table (bench/table_people.py);
 the Bot API's messages are never pressed for a move. When a game ends the group's creator
-presses Rematch under the final table (the table has no Rematch), and everybody opens the
+presses Rematch under the group's final table, and everybody opens the
 new game's table, where the creator starts it.
 
 With several bot processes the tables of a game are spread over them: its n-th table

@@ -3,6 +3,8 @@ lobby's presses (leave, the creator's options, Start, Cancel), and the hand's ac
 (play, doubles, draw, pass, hint), decoded to bot.game.hand_actions and decided by the
 one hand rule (bot.game.hand_rule), as a hand button is.
 
+The final table's Rematch opens the next lobby as the group's button does.
+
 A seat taken from the table is noted as the table's (bot.storage.tables): its person may
 never have opened the bot's private chat, and keeps the seat all the same (docs/table.md).
 Refusals are raised as the rules give them (bot.game.outcomes.Refusal).
@@ -73,6 +75,10 @@ async def perform(
         await service.join(*where, person)
         # Noted after the seat is taken: a join refused leaves nothing behind.
         await service.store.tables.note_seated(*where, identity.user_id)
+        return None
+    if action.action == "rematch":
+        # The finished game's tables then follow the new lobby (bot.table.views.gone_view).
+        await service.rematch(*where, person)
         return None
     await service.lobby_action(*where, PRESSES[action.action], action.value, person, False)
     return None

@@ -189,8 +189,9 @@ class Hub:
         """The message with the seat's view (None: it has this version or a newer one);
         alike views are encoded once (`encoded`, by what tells them apart)."""
         gone = current is None or current.match.id != seat.game_id
+        following = None if current is None else current.match.id  # the chat's game now
         if gone:
-            key: tuple[object, ...] = ("gone", seat.game_id)
+            key: tuple[object, ...] = ("gone", seat.game_id, following)
             version = GONE  # once gone, gone: nothing after it
         else:
             assert current is not None
@@ -203,7 +204,7 @@ class Hub:
         seat.sent = version
         if key not in encoded:
             if current is None or gone:
-                view = gone_view(seat.game_id)
+                view = gone_view(seat.game_id, following)
             else:
                 view = self.views(current, seat, changes)
             encoded[key] = json.dumps({"type": "view", "view": view}, ensure_ascii=False)

@@ -47,6 +47,7 @@ LOBBY_ACTIONS = frozenset(
         "variant",
         "target",
         "time",
+        "rematch",  # the final table's: a new lobby with the same seats, as the group's button
     }
 )
 HAND_ACTIONS = frozenset({"play", "doubles", "draw", "pass", "hint"})

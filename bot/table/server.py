@@ -52,12 +52,19 @@ class TableServer:
 
         The game is the signed start parameter (a `startapp` link); a private chat's
         `web_app` button signs none, and its page names the game itself (`named`): a
-        game id is no secret, and a seat is found by the signed user id alone."""
-        game_id = identity.start_param or named
-        if not game_id or len(game_id) > GAME_ID_LENGTH:
-            return None
+        game id is no secret, and a seat is found by the signed user id alone. A page
+        opened by a link may name another game of the link's chat and topic: the chat's
+        next game, which it follows (a Rematch's lobby); any other name is passed over."""
+        signed, named = (
+            name if len(name) <= GAME_ID_LENGTH else "" for name in (identity.start_param, named)
+        )
         tables = self.service.store.tables
-        found = await tables.find_game(game_id)
+        game_id, found = named, await tables.find_game(named) if named else None
+        names_another = found is not None and signed and signed != named
+        if names_another and await tables.find_game(signed) != found:
+            found = None  # a game of another chat than the one the link was signed for
+        if found is None:  # nothing named, or nothing it may name: the link's game
+            game_id, found = signed, await tables.find_game(signed) if signed else None
         if found is None:
             return None
         place = Place(found[0], found[1], game_id)

@@ -52,9 +52,17 @@ def table_view(
     return view
 
 
-def gone_view(game_id: str) -> dict[str, Any]:
-    """The view of a game that is no longer stored (the chat has moved on)."""
-    return {"game": game_id, "version": -1, "status": "gone", "seat": None, "creator": False}
+def gone_view(game_id: str, next_game: str | None = None) -> dict[str, Any]:
+    """The view of a game that is no longer stored (the chat has moved on); `next_game`:
+    the chat's game now (a Rematch's lobby, a new game), which the page opens instead."""
+    return {
+        "game": game_id,
+        "version": -1,
+        "status": "gone",
+        "seat": None,
+        "creator": False,
+        "next": next_game,
+    }
 
 
 # -- the lobby ---------------------------------------------------------------------------
@@ -161,6 +169,8 @@ def game_view(
         "board": board_positions(public),
         "hand": _hand(match, game, seat, tr),
         "final": _final(tr, public, changes, left) if match.status == "over" else None,
+        # A player who did not leave may open the next lobby from the final table.
+        "rematch": match.status == "over" and seat is not None and seat not in left,
     }
 
 

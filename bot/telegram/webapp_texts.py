@@ -69,6 +69,7 @@ def page_words(tr: Translator) -> dict[str, str]:
         "doubles": tr("🁣 Several doubles"),
         "hint": tr("💡 Hint"),
         "back": tr("↩️ Back"),
+        "rematch": tr("🔁 Rematch"),
         "strong": tr("strong"),
         "easy": tr("easy"),
         # The clock, counted down by the page (clock_texts.duration's units).

@@ -185,7 +185,22 @@ def test_a_whole_match_is_played_on_the_table_beside_the_buttons(site: Site) -> 
     expect(page.locator(f"#players tr[data-seat='{winner}'] td.name")).to_contain_text("1.")
     assert reloaded and refused_once and irina_plays.moves > 0
     assert not irina_plays.refusals, irina_plays.refusals
+
+    # Rematch from the final table: the next lobby opens there, both seated again.
+    rematch = page.locator("#final-actions button[data-action='rematch']")
+    expect(rematch).to_have_text("🔁 Реванш")
     shot(page, "final")
+    person_s_pace(tapped)
+    rematch.click()
+    expect(page.locator("body")).to_have_attribute("data-status", "lobby")
+    lobby = site.match(group.id)
+    assert lobby["id"] != game_id and lobby["status"] == "lobby"
+    assert lobby["creator_id"] == andrei.id
+    assert {seat["user_id"] for seat in lobby["seats"]} >= {irina.id, andrei.id}
+    expect(page.locator("#seats li.you")).to_have_count(1)
+    expect(page.locator("#lobby-actions button[data-action='start']")).to_be_visible()
+    assert f"game={lobby['id']}" in page.url  # a reload opens the new lobby
+    shot(page, "rematch")
 
 
 def test_muggins_doubles_are_picked_and_laid_from_the_table(site: Site) -> None:

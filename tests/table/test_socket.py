@@ -26,6 +26,7 @@ from tests.table.conftest import (
     CHAT,
     IRINA,
     OTHER_BOT,
+    Peer,
     connect,
     make_settings,
     open_lobby,
@@ -264,9 +265,63 @@ async def test_a_game_replaced_by_its_rematch_is_gone_for_its_tables(
     assert await service.store.games.write(service.store.keys.game(CHAT, None), stored, over)
     watcher = await connect(client, signed(BORIS, game_id))
     assert (await watcher.next_of("view"))["view"]["status"] == "over"
-    await service.rematch(CHAT, None, game_id, ANDREI)
+    rematch = await service.rematch(CHAT, None, game_id, ANDREI)
     gone = await watcher.view_where(lambda v: v["status"] == "gone")
     assert gone["game"] == game_id
+    assert gone["next"] == rematch.match.id  # the page opens it instead
+
+
+async def over_game(service: GameService) -> str:
+    """A match of Ирина and Андрей in CHAT, finished; its id."""
+    game_id = await started(service)
+    stored = await service.store.games.read_match(CHAT, None)
+    assert stored.value is not None
+    over = stored.value.model_copy(update={"status": "over"})
+    assert await service.store.games.write(service.store.keys.game(CHAT, None), stored, over)
+    return game_id
+
+
+async def hello_naming(client: TestClient, data: str, game_id: str) -> Peer:
+    """A table opened by a link signed for one game, its page naming `game_id`."""
+    socket = await client.ws_connect("/table/ws")
+    await socket.send_str(json.dumps({"type": "hello", "init_data": data, "game": game_id}))
+    return Peer(socket)
+
+
+async def test_a_player_s_rematch_at_the_final_table_opens_the_next_lobby_there(
+    service: GameService, client: TestClient
+) -> None:
+    game_id = await over_game(service)
+    andrei = await connect(client, signed(ANDREI, game_id))
+    boris = await connect(client, signed(BORIS, game_id))
+    assert (await andrei.next_of("view"))["view"]["table"]["rematch"] is True  # a player
+    assert (await boris.next_of("view"))["view"]["table"]["rematch"] is False  # watching
+    refused = await boris.act(game_id, "rematch")
+    assert refused["code"] == "rematch_players_only"
+    assert (await service.current(CHAT, None)).match.id == game_id  # type: ignore[union-attr]
+    assert (await andrei.act(game_id, "rematch", ask=2))["type"] == "done"
+    current = await service.current(CHAT, None)
+    assert current is not None and current.match.status == "lobby"
+    assert current.match.creator_id == ANDREI.user_id
+    assert {seat.user_id for seat in current.match.seats} == {IRINA.user_id, ANDREI.user_id}
+    for peer in (andrei, boris):
+        gone = await peer.view_where(lambda v: v["status"] == "gone")
+        assert gone["next"] == current.match.id
+    # The page opens the next game with the link's data, signed for the finished one.
+    follows = await hello_naming(client, signed(ANDREI, game_id), current.match.id)
+    lobby = await follows.view_where(lambda v: v["status"] == "lobby")
+    assert lobby["game"] == current.match.id and lobby["seat"] == 1
+
+
+async def test_a_link_s_page_naming_a_game_of_another_chat_gets_the_link_s(
+    service: GameService, client: TestClient
+) -> None:
+    game_id = await open_lobby(service)
+    await service.store.prefs.mark_started(BORIS.user_id)
+    elsewhere, _ = await service.new_game(CHAT - 1, None, BORIS, "fives", "Другая")
+    peer = await hello_naming(client, signed(ANDREI, game_id), elsewhere.match.id)
+    shown = await peer.view_where(lambda v: True)
+    assert shown["game"] == game_id  # the link's game, not the other chat's
 
 
 async def test_a_table_closed_right_after_its_hello_ends_quietly(

@@ -50,11 +50,12 @@ def current_of(game: Game, status: str = "playing") -> Current:
 
 
 def without_own(view: dict[str, Any]) -> dict[str, Any]:
-    """The view less what is the viewer's own: his seat, his hand, the "you" marks."""
+    """The view less what is the viewer's own: his seat, his hand, the "you" marks, and a
+    player's Rematch."""
     rest = copy.deepcopy(view)
     rest["seat"], rest["creator"] = None, False
     table = rest["table"]
-    table["hand"] = None
+    table["hand"], table["rematch"] = None, False
     for player in table["players"]:
         player["you"] = False
     return rest
@@ -87,7 +88,9 @@ def test_a_hand_is_seen_by_its_seat_s_user_only(
         if status == "over":
             assert hand is None
             assert view["table"]["final"]
+            assert view["table"]["rematch"] is True  # each player may open the next lobby
             continue
+        assert view["table"]["rematch"] is False
         own = view_for(game, seat)
         assert [tile["tile"] for tile in hand["tiles"]] == [str(tile) for tile in own.hand]
         marked = {tile["tile"] for tile in hand["tiles"] if tile["playable"]}

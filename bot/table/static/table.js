@@ -8,7 +8,8 @@
   const initData = tg ? tg.initData || "" : "";
   // A private chat's web_app button names the game in the address (Telegram signs no
   // start parameter for it); a startapp link's is in the signed data.
-  const namedGame = new URLSearchParams(location.search).get("game") || "";
+  // When the chat moves on to its next game (a Rematch's lobby), the page names that one.
+  let namedGame = new URLSearchParams(location.search).get("game") || "";
   const SVG = "http://www.w3.org/2000/svg";
   const LONGEST_WAIT = 10000; // ms between reconnection attempts, at most
   const MIN_TILES_WIDE = 5; // the board's view is at least this many tile lengths wide
@@ -174,7 +175,27 @@
 
   // -- showing a view ----------------------------------------------------------------
 
+  // The chat's next game, opened in place of the one that is gone: a fresh connection
+  // that names it (and the address too, so that a reload opens it again).
+  function follow(game) {
+    namedGame = game;
+    history.replaceState(null, "", location.pathname + "?game=" + encodeURIComponent(game) + location.hash);
+    view = null;
+    const old = socket;
+    socket = null;
+    if (old) {
+      old.onclose = null;
+      old.close();
+    }
+    attempts = 0;
+    connect();
+  }
+
   function show(next) {
+    if (next.status === "gone" && next.next && next.next !== next.game) {
+      follow(next.next);
+      return;
+    }
     if (view && next.status !== "gone" && next.game === view.game && next.version < view.version) {
       return; // an older view than the one shown
     }
@@ -277,6 +298,9 @@
     const final = $("final");
     final.hidden = !table.final;
     final.replaceChildren(...(table.final || []).map((line) => el("p", "", line)));
+    const after = $("final-actions");
+    after.hidden = !table.rematch;
+    after.replaceChildren(...(table.rematch ? [button(words.rematch, "rematch")] : []));
     tick();
   }
 
