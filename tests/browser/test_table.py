@@ -242,6 +242,49 @@ def test_the_table_reconnects_by_itself_after_the_connection_drops(
     assert version(page) == site.match(group.id)["rev"]
 
 
+# A WebSocket that opens only after a while, as on a slow mobile network: the page has its
+# first view (over HTTP) and the person presses before the socket is open.
+SLOW_SOCKET = """
+(() => {
+  const Real = window.WebSocket;
+  class Slow {
+    constructor(url) {
+      this.readyState = Slow.CONNECTING;
+      setTimeout(() => {
+        const ws = new Real(url);
+        this.ws = ws;
+        ws.onopen = (e) => { this.readyState = Slow.OPEN; if (this.onopen) this.onopen(e); };
+        ws.onmessage = (e) => { if (this.onmessage) this.onmessage(e); };
+        ws.onclose = (e) => { this.readyState = Slow.CLOSED; if (this.onclose) this.onclose(e); };
+      }, 2000);
+    }
+    send(data) {
+      if (this.readyState !== Slow.OPEN) throw new Error("InvalidStateError: still connecting");
+      this.ws.send(data);
+    }
+    close() { if (this.ws) this.ws.close(); }
+  }
+  Object.assign(Slow, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Slow;
+})();
+"""
+
+
+def test_a_press_before_the_connection_opens_goes_once_it_is_open(site: Site) -> None:
+    irina, andrei = site.people("Ирина", "Андрей")
+    group, game_id = site.new_lobby(irina, andrei)
+    page = site.open(andrei, game_id)
+    page.add_init_script(SLOW_SOCKET)
+    page.reload()
+    join = page.locator("button[data-action=join]")
+    expect(join).to_be_visible()  # the first view came over HTTP
+    assert page.evaluate("document.body.dataset.connected") != "1"
+    join.click()  # while the socket is still opening
+    expect(page.locator("#seats li.you")).to_contain_text("Андрей")
+    expect(page.locator("#toast")).to_be_hidden()
+    assert andrei.id in [seat["user_id"] for seat in site.match(group.id)["seats"]]
+
+
 def test_a_table_hears_a_change_applied_by_another_bot_process(
     api: FakeBotApi, browser: Browser, redis_url: str, key_prefix: str, tmp_path: Path
 ) -> None:

@@ -18,6 +18,7 @@
   let words = {};
   let view = null;
   let socket = null;
+  let waiting = []; // actions pressed while the socket was still opening, sent once it is open
   let attempts = 0;
   let finished = false; // refused for good: no reconnecting
   let offset = 0; // the server's clock minus ours, in seconds
@@ -116,7 +117,11 @@
     if (finished) return;
     const ws = new WebSocket(socketUrl());
     socket = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", init_data: initData, game: namedGame }));
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", init_data: initData, game: namedGame }));
+      for (const message of waiting) ws.send(message);
+      waiting = [];
+    };
     ws.onmessage = (event) => {
       let message;
       try {
@@ -128,6 +133,10 @@
     };
     ws.onclose = (event) => {
       if (socket === ws) socket = null;
+      if (waiting.length) {
+        waiting = []; // pressed while it was opening, and it never opened
+        toast(words.offline || "…");
+      }
       document.body.dataset.connected = "0";
       if (event.code === 4401) return stopWith(words.unauthorized || "⚠");
       if (event.code === 4404) return stopWith(words.no_game || "⚠");
@@ -164,12 +173,17 @@
       choosing = null;
       showChoice();
     }
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
+    const connecting = socket && socket.readyState === WebSocket.CONNECTING;
+    if (!socket || (socket.readyState !== WebSocket.OPEN && !connecting)) {
       toast(words.offline || "…");
       return;
     }
     const message = { type: "action", id: nextId++, game: view.game, action: action, version: view.version };
     if (value !== undefined) message.value = String(value);
+    if (connecting) {
+      waiting.push(JSON.stringify(message)); // a press on the first view, before the socket opened
+      return;
+    }
     socket.send(JSON.stringify(message));
   }
 
@@ -179,6 +193,7 @@
   // that names it (and the address too, so that a reload opens it again).
   function follow(game) {
     namedGame = game;
+    waiting = [];
     history.replaceState(null, "", location.pathname + "?game=" + encodeURIComponent(game) + location.hash);
     view = null;
     const old = socket;
