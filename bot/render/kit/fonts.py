@@ -13,6 +13,7 @@ import struct
 import unicodedata
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 from PIL import ImageFont
 
@@ -30,8 +31,16 @@ def font_bytes(name: str) -> bytes:
 
 @cache
 def font(size: int, bold: bool = False) -> Font:
-    """The shipped font at `size` pixels (cached: fonts are shared by all pictures)."""
-    return ImageFont.truetype(io.BytesIO(font_bytes(BOLD if bold else REGULAR)), size)
+    """The shipped font at `size` pixels (cached: fonts are shared by all pictures).
+
+    Opened by its path where the package lies in files, as it does when installed:
+    FreeType then reads the file as it needs it, where a font opened from bytes keeps a
+    copy of the whole file for each size (half a megabyte each, 17 sizes and two faces)."""
+    name = BOLD if bold else REGULAR
+    path = resources.files("bot.render.kit") / "fonts" / name
+    if isinstance(path, Path):
+        return ImageFont.truetype(str(path), size)
+    return ImageFont.truetype(io.BytesIO(font_bytes(name)), size)
 
 
 @cache
