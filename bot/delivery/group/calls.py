@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from bot.delivery.drawing import draw
 from bot.delivery.group.caption import board_caption, with_line
-from bot.delivery.group.plan import GroupCall, GroupStep
+from bot.delivery.group.plan import FINAL_CALLS, ROUND_OPENINGS, GroupCall, GroupStep
 from bot.game import forfeits, ratings, score_lines, takeovers
 from bot.game.match_records import Current
 from bot.game.service import GameService
@@ -89,7 +89,7 @@ class GroupCalls:
                 priority=ticket,
                 patient=False,
             )
-        if step.call is GroupCall.FINAL:
+        if step.call in FINAL_CALLS:
             # A seat given up with /leave is last, whatever the computer made of it.
             left = forfeits.left_seats(match)
             view = forfeits.shown_view(view_for(current.game), left)
@@ -105,6 +105,17 @@ class GroupCalls:
                 notes.append(texts.hints_used(tr, used))
             picture = await draw(render_final, view, tr, changes, left)
             caption = final_text(view, tr, changes, left, notes, takeovers.taken_seats(match))
+            if step.call is GroupCall.BOARD_FINAL:
+                assert shown.board.message_id is not None
+                return await api.edit_photo(
+                    self.bot,
+                    match.chat_id,
+                    shown.board.message_id,
+                    picture,
+                    caption,
+                    markup=keyboards.final(match, tr),
+                    priority=ticket,
+                )
             return await api.send_photo(
                 self.bot,
                 match.chat_id,
@@ -180,7 +191,7 @@ class GroupCalls:
         number = step.round_number
         round_over = number < game.round.number or match.status == "over"
         finishing = step.call is GroupCall.FINISH_BOARD or (
-            step.call is GroupCall.NEW_BOARD and round_over
+            step.call in ROUND_OPENINGS and round_over
         )
         view = forfeits.match_view(view_for(game, None, number), match)
         clock = "" if finishing else clock_texts.turn_line(tr, match, view, self.clock())

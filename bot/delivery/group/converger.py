@@ -20,10 +20,12 @@ from bot.delivery.group.plan import (
     ANSWER_CALLS,
     BOARD_BUCKET,
     BOARD_CALLS,
+    FINAL_CALLS,
     FIRST_CALLS,
     ChatMinute,
     GroupCall,
     GroupStep,
+    at_table_step,
     board_turn,
     group_step,
     next_group_call,
@@ -106,6 +108,12 @@ class GroupConverger(Converger):
             if step is None:
                 return None
             now = self.clock()
+            # Every person seated at the live table (read when it matters): None, not read.
+            everyone: bool | None = None
+            table_step = at_table_step(step, match, shown)
+            if table_step is not None:
+                everyone = await self.at_table.everyone(match, now)
+                step = table_step if everyone else step
             if shown.claim is not None and await self.liveness.holds(shown.claim, now):
                 return now + 1.0  # another process is making a call: look again after it
             priority = Priority.ANSWER if step.call in ANSWER_CALLS else Priority.BOARD
@@ -126,7 +134,7 @@ class GroupConverger(Converger):
             if (
                 table_board_at(shown.paced) > allowed
                 and table_paces(step, match, shown)
-                and await self.at_table.everyone(match, now)
+                and (everyone if everyone is not None else await self.at_table.everyone(match, now))
             ):
                 allowed = table_board_at(shown.paced)
             if allowed > now:
@@ -224,9 +232,7 @@ class GroupConverger(Converger):
             return retry, recorded
         # The hands' next call may wait for this one: the last hand links to the final
         # table, and a practice game's hand comes below its round's board.
-        posted = step.call is GroupCall.FINAL or (
-            match.practice and step.call is GroupCall.NEW_BOARD
-        )
+        posted = step.call in FINAL_CALLS or (match.practice and step.call is GroupCall.NEW_BOARD)
         if result.ok and posted and self.on_posted is not None:
             self.on_posted(match.chat_id, match.thread_id)
         if result.outcome is CallOutcome.FORBIDDEN:

@@ -27,7 +27,7 @@ TURN_STAGGER = 1.0  # seconds: the longest a topic's board lets the others try f
 ANSWER_ROOM = 9
 # Seconds between a board's move edits while every person seated has the live table open
 # (the table shows each move; the board is for the group's onlookers), docs/table.md.
-TABLE_BOARD_GAP = 15.0
+TABLE_BOARD_GAP = 20.0
 
 
 class GroupCall(StrEnum):
@@ -37,14 +37,27 @@ class GroupCall(StrEnum):
     NEW_BOARD = "new_board"
     EDIT_BOARD = "edit_board"
     FINISH_BOARD = "finish_board"  # the round is over: its board shows how it ended, for good
+    # The round's board, finished, turns to the next round (edited, not posted anew): while
+    # every person seated is at the live table, the group keeps one board for the game.
+    NEXT_ROUND = "next_round"
     STOP_BOARD = "stop_board"  # the game was stopped
     FINAL = "final"  # the final table
+    BOARD_FINAL = "board_final"  # the game's one board becomes its final table (NEXT_ROUND)
     # An earlier match's final table loses its Rematch button: a new match took the chat.
     RETIRE_FINAL = "retire_final"
 
 
 LOBBY_CALLS = {GroupCall.POST_LOBBY, GroupCall.EDIT_LOBBY}
-BOARD_CALLS = {GroupCall.NEW_BOARD, GroupCall.EDIT_BOARD, GroupCall.FINISH_BOARD}
+BOARD_CALLS = {
+    GroupCall.NEW_BOARD,
+    GroupCall.EDIT_BOARD,
+    GroupCall.FINISH_BOARD,
+    GroupCall.NEXT_ROUND,
+}
+# The board calls that show a round for the first time: one that ended meanwhile is
+# shown ended, for good.
+ROUND_OPENINGS = frozenset({GroupCall.NEW_BOARD, GroupCall.NEXT_ROUND})
+FINAL_CALLS = frozenset({GroupCall.FINAL, GroupCall.BOARD_FINAL})
 # The group call that is itself the answer to a person: the lobby his /newgame (or his
 # press on «Rematch») asked for. It goes as answers do, and may take the minute's last calls.
 ANSWER_CALLS = frozenset({GroupCall.POST_LOBBY})
@@ -128,10 +141,30 @@ def _match_step(match: Match, game: Game | None, shown: GroupDelivery) -> GroupS
     return None
 
 
+def at_table_step(step: GroupStep, match: Match, shown: GroupDelivery) -> GroupStep | None:
+    """The step as it goes while every person seated has the live table open, where it
+    differs: the group keeps one board for the game. The next round is shown on the
+    finished round's board, edited, rather than on a new board (its players see each
+    round's end at their tables, its onlookers on the board until the next round replaces
+    it), and at the game's end the board becomes the final table (whose lines give the
+    match round by round). A practice game keeps a board a round: its hand comes below
+    it."""
+    if shown.board.message_id is None or match.practice:
+        return None
+    if step.call in (GroupCall.NEW_BOARD, GroupCall.FINISH_BOARD) and match.status == "over":
+        return GroupStep(GroupCall.BOARD_FINAL, "board_final")
+    if step.call is GroupCall.NEW_BOARD:
+        return GroupStep(GroupCall.NEXT_ROUND, f"next:{step.round_number}", step.round_number)
+    return None
+
+
 def table_paces(step: GroupStep, match: Match, shown: GroupDelivery) -> bool:
     """Whether this board call waits for the table's pace (`table_board_at`) when every
-    person seated has the live table open: a move's edit does; a new round's board, a
+    person seated has the live table open: a move's edit does, and so does the next
+    round on the finished round's board (the round's end stays in sight that long); a
     round's or the game's end, a stop and a seat's notice go at once."""
+    if step.call is GroupCall.NEXT_ROUND:
+        return True
     return step.call is GroupCall.EDIT_BOARD and shown.notes_shown >= match.notes_total
 
 

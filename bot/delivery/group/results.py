@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.delivery.group.plan import GroupCall, GroupStep
-from bot.storage.models import GroupDelivery, Match
+from bot.delivery.group.plan import BOARD_CALLS, ROUND_OPENINGS, GroupCall, GroupStep
+from bot.storage.models import BoardMessage, GroupDelivery, Match
 from bot.telegram.api import CallOutcome, Result
 from engine import Game
 
@@ -37,20 +37,32 @@ def apply_result(
         shown.board.finished = True
     elif call is GroupCall.FINAL and ok:
         shown.final_message_id = result.message_id or 0
+    elif call is GroupCall.BOARD_FINAL and (ok or gone):
+        if gone:  # deleted by someone: the last round's board and the final table go anew
+            shown.board.message_id = None
+        else:
+            shown.final_message_id = shown.board.message_id
+        shown.board.finished = True
+        if game is not None:  # the game is over: no round after the last
+            shown.board.round_number = game.round.number
     elif call is GroupCall.RETIRE_FINAL and (ok or gone):
         shown.old_final = None
-    elif call in (GroupCall.NEW_BOARD, GroupCall.EDIT_BOARD, GroupCall.FINISH_BOARD):
-        if gone:  # deleted by someone: post a new one
+    elif call in BOARD_CALLS:
+        if gone:  # deleted by someone: post a new one (of the round it was to show)
             shown.board.message_id = None
+            if call is GroupCall.NEXT_ROUND:
+                shown.board = BoardMessage(round_number=step.round_number)
             return
         if not ok or game is None:
             return
         if call is GroupCall.NEW_BOARD:
             shown.board.message_id = result.message_id
+        if call is GroupCall.NEXT_ROUND:
+            shown.board.round_number = step.round_number
         round_over = step.round_number < game.round.number or match.status == "over"
         shown.board.shows_version = game.version
         shown.board.shows_actions = actions
         shown.board.finished = call is GroupCall.FINISH_BOARD or (
-            call is GroupCall.NEW_BOARD and round_over
+            call in ROUND_OPENINGS and round_over
         )
         shown.notes_shown = match.notes_total

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -176,36 +177,118 @@ async def test_the_board_is_paced_while_every_person_is_at_the_table(
     assert hands == hands_before
 
 
+async def play_the_move(h: Harness, table: Table, position: Game, move: Move) -> None:
+    """Set the match at `position` and make `move` there, as its player's table does."""
+    await h.set_position(table.chat, position)
+    game = await table.game()
+    turn = position.turn
+    assert turn is not None
+    person = Person(table.users[turn], "", "ru")
+    await h.service.play(table.chat, None, game.match.id, game.version, person, move)
+
+
 async def test_a_round_end_goes_at_once_at_the_table(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await everyone_at_table(h, monkeypatch, board_gap=300.0)
-    before_end, ending = one_move_before_a_round_ends()
+    before_end, ending = one_move_before(lambda game: game.round.number == 2 and not game.over)
     await h.set_position(table.chat, before_end)
     game = await table.game()
     assert game.board.shows_version != game.version  # a move's edit waits for the pace
-    turn = before_end.turn
-    assert turn is not None
-    person = Person(table.users[turn], "", "ru")
-    game = await table.game()
-    await h.service.play(table.chat, None, game.match.id, game.version, person, ending)
+    board_id = game.board.message_id
+    await play_the_move(h, table, before_end, ending)
 
-    async def next_round_board() -> bool:
+    async def round_shown_ended() -> bool:
         game = await table.game()
-        return game.board.round_number == 2 and game.board.message_id is not None
+        return game.board.round_number == 1 and game.board.finished
 
-    await h.until(next_round_board, "the round's end and the next round's board", timeout=5)
+    await h.until(round_shown_ended, "the round's end on its board", timeout=5)
+    game = await table.game()
+    assert game.board.message_id == board_id
 
 
-def one_move_before_a_round_ends() -> tuple[Game, Move]:
-    """A fives match whose next move ends its first round (not the match), and that move."""
+async def test_at_the_table_the_next_round_turns_up_on_the_same_board_at_the_pace(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While everyone plays at the table the group keeps one board for the game: the next
+    round is edited onto it (at the table's pace, so the round's end stays in sight), no
+    new board is posted."""
+    table = await everyone_at_table(h, monkeypatch, board_gap=2.0)
+    before_end, ending = one_move_before(lambda game: game.round.number == 2 and not game.over)
+    await h.set_position(table.chat, before_end)
+    await h.delivery.idle()
+    board_id = (await table.game()).board.message_id
+    posted = h.api.count_calls("sendPhoto", table.chat)
+    await play_the_move(h, table, before_end, ending)
+
+    async def next_round_shown() -> bool:
+        game = await table.game()
+        return game.board.round_number == 2 and game.board.shows_version == game.version
+
+    await h.until(next_round_shown, "the next round on the board", timeout=10)
+    game = await table.game()
+    assert game.board.message_id == board_id and not game.board.finished
+    assert h.api.count_calls("sendPhoto", table.chat) == posted
+    edits = h.api.calls("editMessageMedia", table.chat)
+    finished, turned = edits[-2:]
+    assert "Кон 1 окончен" in str(finished.params)
+    assert turned.time - finished.time >= 1.5  # the round's end stayed in sight
+    assert "Кон 2" in str(turned.params)
+
+
+async def test_at_the_table_the_board_becomes_the_final_table(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await everyone_at_table(h, monkeypatch, board_gap=300.0)
+    before_end, ending = one_move_before(lambda game: game.over)
+    await h.set_position(table.chat, before_end)
+    await h.delivery.idle()
+    board_id = (await table.game()).board.message_id
+    posted = h.api.count_calls("sendPhoto", table.chat)
+    await play_the_move(h, table, before_end, ending)
+
+    async def final_shown() -> bool:
+        game = await table.game()
+        return game.group.final_message_id is not None
+
+    await h.until(final_shown, "the final table", timeout=10)
+    game = await table.game()
+    assert game.group.final_message_id == board_id
+    assert h.api.count_calls("sendPhoto", table.chat) == posted
+    final = h.api.calls("editMessageMedia", table.chat)[-1]
+    assert "Игра окончена" in str(final.params)
+    buttons = str(final.params.get("reply_markup"))
+    assert "Реванш" in buttons
+
+
+async def test_with_one_person_on_the_buttons_each_round_gets_its_board(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plan, "TABLE_BOARD_GAP", 300.0)
+    await h.relaunch(webapp_url=WEBAPP)
+    table = await h.table(people=2)
+    await at_table(h, table, table.users[1])  # Андрей plays on the buttons
+    before_end, ending = one_move_before(lambda game: game.round.number == 2 and not game.over)
+    await h.set_position(table.chat, before_end)
+    board_id = (await table.game()).board.message_id
+    await play_the_move(h, table, before_end, ending)
+
+    async def new_board() -> bool:
+        game = await table.game()
+        return game.board.round_number == 2 and game.board.message_id != board_id
+
+    await h.until(new_board, "the next round's own board", timeout=10)
+
+
+def one_move_before(reached: Callable[[Game], bool]) -> tuple[Game, Move]:
+    """A fives match of two whose next move gets it where `reached` says, and that move."""
     game = Game.new("fives", ["Андрей", "Ирина"], seed=1)
     turn = 0
     while True:
         for move in game.legal_moves():
             after = game.copy()
             after.push(move)
-            if after.round.number == 2 and not after.over:
+            if reached(after):
                 return game, move
         computer.turn_moves(game, "easy", turn, 0.01)
         turn += 1

@@ -18,6 +18,7 @@ from bot.delivery.group.plan import (
     ChatMinute,
     GroupCall,
     GroupStep,
+    at_table_step,
     board_room_at,
     board_turn,
     group_step,
@@ -85,6 +86,62 @@ def test_a_round_that_came_and_went_between_two_calls_still_gets_its_board() -> 
     assert step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:2", 2)  # not straight to 3
     shown.board = BoardMessage(message_id=10, round_number=2, finished=True)
     assert step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:3", 3)
+
+
+def table_step(match: Match, shown: GroupDelivery) -> GroupStep | None:
+    """The step while every person seated is at the live table."""
+    planned = step(match, shown)
+    if planned is None:
+        return None
+    return at_table_step(planned, match, shown) or planned
+
+
+def test_at_the_table_the_rounds_follow_on_one_board_that_becomes_the_final_table() -> None:
+    later = played_until(Game.new("fives", ["A", "B"], seed=11), lambda g: g.round.number == 3)
+    match = a_match(later, status="playing")
+    shown = GroupDelivery(lobby_closed=True)
+    shown.board = BoardMessage(message_id=9, round_number=1, shows_version=3)
+    assert table_step(match, shown) == GroupStep(GroupCall.FINISH_BOARD, "finish:1", 1)
+    shown.board.finished = True
+    assert table_step(match, shown) == GroupStep(GroupCall.NEXT_ROUND, "next:2", 2)
+    apply_result(shown, match, later, GroupStep(GroupCall.NEXT_ROUND, "next:2", 2), OK, 4)
+    # Round 2 came and went meanwhile: it is shown ended, and round 3 follows on the board.
+    assert shown.board == BoardMessage(
+        message_id=9, round_number=2, shows_version=later.version, shows_actions=4, finished=True
+    )
+    assert table_step(match, shown) == GroupStep(GroupCall.NEXT_ROUND, "next:3", 3)
+    over = played_until(later, lambda g: g.over)
+    match = a_match(over, status="over")
+    assert table_step(match, shown) == GroupStep(GroupCall.BOARD_FINAL, "board_final")
+    apply_result(shown, match, over, GroupStep(GroupCall.BOARD_FINAL, "board_final"), OK, 0)
+    assert shown.final_message_id == 9 and shown.board.finished
+    assert table_step(match, shown) is None
+
+
+def test_at_the_table_a_board_deleted_by_someone_is_posted_anew() -> None:
+    later = played_until(Game.new("fives", ["A", "B"], seed=11), lambda g: g.round.number == 2)
+    match = a_match(later, status="playing")
+    shown = GroupDelivery(lobby_closed=True, board=BoardMessage(message_id=9, finished=True))
+    gone = Result(CallOutcome.GONE)
+    apply_result(shown, match, later, GroupStep(GroupCall.NEXT_ROUND, "next:2", 2), gone, 0)
+    assert table_step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:2", 2)
+    over = played_until(later, lambda g: g.over)
+    match = a_match(over, status="over")
+    shown.board = BoardMessage(message_id=10, round_number=2)
+    apply_result(shown, match, over, GroupStep(GroupCall.BOARD_FINAL, "board_final"), gone, 0)
+    assert table_step(match, shown) == GroupStep(
+        GroupCall.NEW_BOARD, f"new:{over.round.number}", over.round.number
+    )
+    shown.board.message_id = 11
+    shown.board.shows_version = over.version
+    assert table_step(match, shown) == GroupStep(GroupCall.FINAL, "final")
+
+
+def test_a_practice_game_keeps_a_board_a_round_at_the_table() -> None:
+    later = played_until(Game.new("fives", ["A", "B"], seed=11), lambda g: g.round.number == 2)
+    match = a_match(later, status="playing", chat_id=10)  # a private chat
+    shown = GroupDelivery(lobby_closed=True, board=BoardMessage(message_id=9, finished=True))
+    assert table_step(match, shown) == GroupStep(GroupCall.NEW_BOARD, "new:2", 2)
 
 
 def test_the_end_finishes_the_board_then_posts_the_final_table() -> None:
