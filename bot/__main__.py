@@ -30,7 +30,7 @@ from telegram.error import (
 )
 from telegram.ext import Application
 
-from bot import metrics
+from bot import collector, metrics
 from bot.logs import setup_logging
 from bot.settings import Settings, describe_error
 
@@ -182,6 +182,7 @@ class Runner:
                     await self._serve(self.settings.health_listen, self.settings.health_port)
                 await self._start_polling()
             await application.start()
+            collector.settle()
             await self.stopping.wait()
         finally:
             await self._stop()
