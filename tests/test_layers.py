@@ -9,7 +9,7 @@ The layers, lowest first (a layer may import its own modules and those below it)
     delivery                    bringing the chats' messages in line with the matches
     table                       the live table (a Mini App): its views, feed and routes
     handlers                    what an update does
-    app, __main__, web, intake  wiring the process together
+    app, __main__, web, intake, collector   wiring the process together
 
 Beside them the shared modules (i18n, settings, logs, metrics, background: stopping a
 background task, and variants: what the bot shows of each game) import no layer but the
@@ -46,7 +46,7 @@ LAYERS = {
     "bot.table": "table",
     "bot.handlers": "handlers",
 }
-TOP = {"bot", "bot.app", "bot.__main__", "bot.web", "bot.intake"}
+TOP = {"bot", "bot.app", "bot.__main__", "bot.web", "bot.intake", "bot.collector"}
 BELOW = {
     "render": {"engine"},
     "storage": {"engine"},
