@@ -122,21 +122,20 @@ class GroupConverger(Converger):
             allowed = next_group_call(
                 shown.calls, shown.paced, now, interval, per_minute, step, ours
             )
+            table_at = table_board_at(shown.paced)
+            if table_at > allowed and table_paces(step, match, shown):
+                if everyone is None:
+                    everyone = await self.at_table.everyone(match, now)
+                allowed = table_at if everyone else allowed
             chat: ChatMinute | None = None
             if allowed <= now and chat_id < 0:
-                # Our own pace lets it go; so must the chat's minute, which its topics, the
-                # answers to its people and every process share. (Read only now: most
-                # passes wait for their own pace.)
+                # Our own pace (and the table's) lets it go; so must the chat's minute,
+                # which its topics, the answers to its people and every process share.
+                # (Read only now: most passes wait for their own pace.)
                 chat = await self._chat_minute(chat_id, now)
                 allowed = next_group_call(
                     shown.calls, shown.paced, now, interval, per_minute, step, chat
                 )
-            if (
-                table_board_at(shown.paced) > allowed
-                and table_paces(step, match, shown)
-                and (everyone if everyone is not None else await self.at_table.everyone(match, now))
-            ):
-                allowed = table_board_at(shown.paced)
             if allowed > now:
                 return allowed
             if (
