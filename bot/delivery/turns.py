@@ -40,8 +40,7 @@ class TurnTarget:
             if match.deadline > self.clock():
                 return match.deadline
             await self.service.close_idle_lobby(chat[0], chat[1], match.id)
-            self._current.pop(chat, None)
-            return None
+            return self._after(chat, current)
         if match.status != "playing" or match.deadline is None:
             return None
         if match.deadline > self.clock():
@@ -50,6 +49,16 @@ class TurnTarget:
         if played is None:
             # Someone else played it, or changed the match: the process that did times
             # what comes next (the due index has it, should it die).
-            self._current.pop(chat, None)
-            return None
+            return self._after(chat, current)
         return played.current.match.deadline
+
+    def _after(self, chat: Chat, current: Current) -> float | None:
+        """Done with `current`: forgotten, unless a newer state was noted while we worked
+        on it (a change of this process, or the sweep's read of another's), which is then
+        looked at at once. (Forgetting that one too would leave its turn to nobody: the
+        pass that noted it waits for ours and finds nothing, and the due index is settled
+        empty.)"""
+        if self._current.get(chat) is not current:
+            return self.clock()
+        self._current.pop(chat, None)
+        return None
