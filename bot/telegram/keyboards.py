@@ -17,6 +17,8 @@ from engine import Doubles, Draw, End, Pass, Play, SeatView, Tile
 from engine.variants import VARIANTS
 
 ROW = 4  # tile buttons per row: readable on a phone
+# A message's buttons, for the modules that pass them on without importing `telegram`.
+Markup = InlineKeyboardMarkup
 HALF_WIDTH_LABEL = 18  # characters a button sharing its row with another shows on a phone
 
 

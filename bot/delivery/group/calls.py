@@ -13,7 +13,7 @@ from bot.game import forfeits, ratings, score_lines, takeovers
 from bot.game.match_records import Current
 from bot.game.service import GameService
 from bot.i18n import Translator, translator
-from bot.render import board_text, final_text, render_board, render_final
+from bot.render import Picture, board_text, final_text, render_board, render_final
 from bot.settings import Settings
 from bot.storage.models import GroupDelivery, Match
 from bot.storage.store import Store
@@ -66,18 +66,8 @@ class GroupCalls:
             caption = with_line(board_text(view, tr, taken), endings.ending_line(match, tr))
             banner = endings.ending_words(match, tr)
             picture = await draw(render_board, view, tr, banner, taken)
-            if board_id is None:  # it ended before its first board went out
-                return await api.send_photo(
-                    self.bot,
-                    match.chat_id,
-                    picture,
-                    caption,
-                    thread_id=match.thread_id,
-                    priority=ticket,
-                )
-            return await api.edit_photo(
-                self.bot, match.chat_id, board_id, picture, caption, priority=ticket
-            )
+            # Posted when it ended before its first board went out.
+            return await self._photo(match, board_id, picture, caption, None, ticket)
         if step.call is GroupCall.FINAL and not score_lines.played(current.game):
             # Ended by its silence before anyone moved: no winner, no places, no table.
             return await api.send_text(
@@ -105,26 +95,10 @@ class GroupCalls:
                 notes.append(texts.hints_used(tr, used))
             picture = await draw(render_final, view, tr, changes, left)
             caption = final_text(view, tr, changes, left, notes, takeovers.taken_seats(match))
-            if step.call is GroupCall.BOARD_FINAL:
-                assert shown.board.message_id is not None
-                return await api.edit_photo(
-                    self.bot,
-                    match.chat_id,
-                    shown.board.message_id,
-                    picture,
-                    caption,
-                    markup=keyboards.final(match, tr),
-                    priority=ticket,
-                )
-            return await api.send_photo(
-                self.bot,
-                match.chat_id,
-                picture,
-                caption,
-                thread_id=match.thread_id,
-                markup=keyboards.final(match, tr),
-                priority=ticket,
-            )
+            # At the table the game's one board becomes the final table; else it is posted.
+            board_id = shown.board.message_id if step.call is GroupCall.BOARD_FINAL else None
+            markup = keyboards.final(match, tr)
+            return await self._photo(match, board_id, picture, caption, markup, ticket)
         return await self._show_board(current, shown, step, tr, ticket)
 
     async def _show_lobby(
@@ -201,7 +175,21 @@ class GroupCalls:
         markup = keyboards.with_table(
             markup, match, tr, self.settings.webapp_url, self.bot.username
         )
-        if step.call is GroupCall.NEW_BOARD:
+        board_id = None if step.call is GroupCall.NEW_BOARD else shown.board.message_id
+        assert board_id is not None or step.call is GroupCall.NEW_BOARD
+        return await self._photo(match, board_id, picture, caption, markup, ticket)
+
+    async def _photo(
+        self,
+        match: Match,
+        message_id: int | None,
+        picture: Picture,
+        caption: str,
+        markup: keyboards.Markup | None,
+        ticket: Ticket,
+    ) -> Result:
+        """`picture` posted to the group (`message_id` None), or put in that message's place."""
+        if message_id is None:
             return await api.send_photo(
                 self.bot,
                 match.chat_id,
@@ -211,13 +199,6 @@ class GroupCalls:
                 markup=markup,
                 priority=ticket,
             )
-        assert shown.board.message_id is not None
         return await api.edit_photo(
-            self.bot,
-            match.chat_id,
-            shown.board.message_id,
-            picture,
-            caption,
-            markup=markup,
-            priority=ticket,
+            self.bot, match.chat_id, message_id, picture, caption, markup=markup, priority=ticket
         )

@@ -187,11 +187,29 @@ async def play_the_move(h: Harness, table: Table, position: Game, move: Move) ->
     await h.service.play(table.chat, None, game.match.id, game.version, person, move)
 
 
+async def end_at_the_table(
+    h: Harness, table: Table, reached: Callable[[Game], bool]
+) -> tuple[int | None, int]:
+    """The match set one move before `reached` and shown, then that move made: the board's
+    message before it, and the group's `sendPhoto` calls until then."""
+    before, move = one_move_before(reached)
+    await h.set_position(table.chat, before)
+    await h.delivery.idle()
+    board_id = (await table.game()).board.message_id
+    posted = h.api.count_calls("sendPhoto", table.chat)
+    await play_the_move(h, table, before, move)
+    return board_id, posted
+
+
+def next_round(game: Game) -> bool:
+    return game.round.number == 2 and not game.over
+
+
 async def test_a_round_end_goes_at_once_at_the_table(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await everyone_at_table(h, monkeypatch, board_gap=300.0)
-    before_end, ending = one_move_before(lambda game: game.round.number == 2 and not game.over)
+    before_end, ending = one_move_before(next_round)
     await h.set_position(table.chat, before_end)
     game = await table.game()
     assert game.board.shows_version != game.version  # a move's edit waits for the pace
@@ -214,12 +232,7 @@ async def test_at_the_table_the_next_round_turns_up_on_the_same_board_at_the_pac
     round is edited onto it (at the table's pace, so the round's end stays in sight), no
     new board is posted."""
     table = await everyone_at_table(h, monkeypatch, board_gap=2.0)
-    before_end, ending = one_move_before(lambda game: game.round.number == 2 and not game.over)
-    await h.set_position(table.chat, before_end)
-    await h.delivery.idle()
-    board_id = (await table.game()).board.message_id
-    posted = h.api.count_calls("sendPhoto", table.chat)
-    await play_the_move(h, table, before_end, ending)
+    board_id, posted = await end_at_the_table(h, table, next_round)
 
     async def next_round_shown() -> bool:
         game = await table.game()
@@ -240,12 +253,7 @@ async def test_at_the_table_the_board_becomes_the_final_table(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await everyone_at_table(h, monkeypatch, board_gap=300.0)
-    before_end, ending = one_move_before(lambda game: game.over)
-    await h.set_position(table.chat, before_end)
-    await h.delivery.idle()
-    board_id = (await table.game()).board.message_id
-    posted = h.api.count_calls("sendPhoto", table.chat)
-    await play_the_move(h, table, before_end, ending)
+    board_id, posted = await end_at_the_table(h, table, lambda game: game.over)
 
     async def final_shown() -> bool:
         game = await table.game()
@@ -268,10 +276,7 @@ async def test_with_one_person_on_the_buttons_each_round_gets_its_board(
     await h.relaunch(webapp_url=WEBAPP)
     table = await h.table(people=2)
     await at_table(h, table, table.users[1])  # Андрей plays on the buttons
-    before_end, ending = one_move_before(lambda game: game.round.number == 2 and not game.over)
-    await h.set_position(table.chat, before_end)
-    board_id = (await table.game()).board.message_id
-    await play_the_move(h, table, before_end, ending)
+    board_id, _ = await end_at_the_table(h, table, next_round)
 
     async def new_board() -> bool:
         game = await table.game()
