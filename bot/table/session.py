@@ -94,7 +94,11 @@ class Session:
 
     async def run(self) -> web.WebSocketResponse:
         socket = self.socket
-        await socket.prepare(self.request)
+        try:
+            await socket.prepare(self.request)
+        except ConnectionError:  # the page went before its handshake was answered
+            log.debug("table: gone before its handshake")
+            return socket
         found = await self._hello()
         if found is None:
             return socket

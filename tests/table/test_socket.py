@@ -10,7 +10,7 @@ import logging
 import time
 
 import pytest
-from aiohttp import ClientConnectionResetError, WSMsgType, web
+from aiohttp import ClientConnectionResetError, ClientError, WSMsgType, web
 from aiohttp.test_utils import TestClient
 from redis.asyncio import Redis
 
@@ -324,6 +324,24 @@ async def test_a_link_s_page_naming_a_game_of_another_chat_gets_the_link_s(
     assert shown["game"] == game_id  # the link's game, not the other chat's
 
 
+def sessions_ended(monkeypatch: pytest.MonkeyPatch) -> asyncio.Queue[BaseException | None]:
+    """How each table's session ends from now on: None, or what it raised."""
+    run = session.Session.run
+    ended: asyncio.Queue[BaseException | None] = asyncio.Queue()
+
+    async def watched(self: session.Session) -> web.WebSocketResponse:
+        try:
+            answer = await run(self)
+        except BaseException as exc:
+            await ended.put(exc)
+            raise
+        await ended.put(None)
+        return answer
+
+    monkeypatch.setattr(session.Session, "run", watched)
+    return ended
+
+
 async def test_a_table_closed_right_after_its_hello_ends_quietly(
     service: GameService, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -339,22 +357,26 @@ async def test_a_table_closed_right_after_its_hello_ends_quietly(
             raise ClientConnectionResetError("Cannot write to closing transport")
         await send(socket, data, compress)
 
-    run = session.Session.run
-    ended: asyncio.Queue[BaseException | None] = asyncio.Queue()
-
-    async def watched(self: session.Session) -> web.WebSocketResponse:
-        try:
-            answer = await run(self)
-        except BaseException as exc:
-            await ended.put(exc)
-            raise
-        await ended.put(None)
-        return answer
-
     monkeypatch.setattr(web.WebSocketResponse, "send_str", closing)
-    monkeypatch.setattr(session.Session, "run", watched)
+    ended = sessions_ended(monkeypatch)
     game_id = await open_lobby(service)
     peer = await connect(client, signed(BORIS, game_id))
     closed = asyncio.create_task(peer.socket.receive())  # answers the server's close
     assert await asyncio.wait_for(ended.get(), 10) is None
     assert (await closed).type == WSMsgType.CLOSE
+
+
+async def test_a_table_gone_before_its_handshake_was_answered_ends_quietly(
+    service: GameService, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The page closed while the upgrade's answer was being written: aiohttp fails the
+    # write on a closing transport (seen in a browser test on a loaded machine).
+    async def closing(socket: web.WebSocketResponse, request: web.Request) -> None:
+        raise ClientConnectionResetError("Cannot write to closing transport")
+
+    monkeypatch.setattr(web.WebSocketResponse, "prepare", closing)
+    ended = sessions_ended(monkeypatch)
+    game_id = await open_lobby(service)
+    with pytest.raises(ClientError):  # the client sees no handshake
+        await connect(client, signed(BORIS, game_id))
+    assert await asyncio.wait_for(ended.get(), 10) is None
