@@ -43,7 +43,7 @@ def add_routes(app: web.Application, table: TableServer) -> None:
     async def view(request: web.Request) -> web.Response:
         return await _view(request, table)
 
-    async def socket(request: web.Request) -> web.WebSocketResponse:
+    async def socket(request: web.Request) -> web.StreamResponse:
         return await Session(table, request).run()
 
     app.router.add_get("/table", _to_page)

@@ -92,13 +92,15 @@ class Session:
         )
         self.limit = RateLimit()
 
-    async def run(self) -> web.WebSocketResponse:
+    async def run(self) -> web.StreamResponse:
         socket = self.socket
         try:
             await socket.prepare(self.request)
         except ConnectionError:  # the page went before its handshake was answered
             log.debug("table: gone before its handshake")
-            return socket
+            # Not the half-prepared socket, which aiohttp would then try to close: a plain
+            # answer, whose writing fails as aiohttp expects on a closed connection.
+            return web.Response(status=400)
         found = await self._hello()
         if found is None:
             return socket
