@@ -15,7 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.render.layout.snake import SEPARATION, SHORT, STEP, Box
-from bot.render.layout.stable_layout import OpenEnd, Spot, TableGrid, grid_of
+from bot.render.layout.stable_layout import (
+    OpenEnd,
+    Spot,
+    TableGrid,
+    _replayed,
+    grid_of,
+    lay_out,
+    rules_of,
+)
 from engine.game import Game
 from engine.moves import Doubles, Move, Play
 from engine.table import Table
@@ -223,6 +231,28 @@ def test_random_games_lay_every_tile_once_and_for_all(
             ]
             assert move is not None
             check_landing(grid, grid_of(after, variant), move)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(list(VARIANTS)),
+    players=st.integers(min_value=2, max_value=4),
+    seed=st.integers(min_value=0, max_value=2**31),
+)
+def test_a_table_grown_move_by_move_is_laid_out_as_from_scratch(
+    variant: str, players: int, seed: int
+) -> None:
+    """The replay goes on from the table of a move ago (kept), and a muggins house that
+    closes changes how the earlier tiles are read: each table laid out as the rounds go
+    on is the same grid as laying it out with nothing kept."""
+    rules = rules_of(variant)
+    grown: list[tuple[Table, TableGrid]] = []
+    for tables in rounds(variant, players, seed):
+        grown += [(table, lay_out(table, rules)) for table, _ in tables]
+    _replayed.cache_clear()
+    for table, grid in grown:
+        _replayed.cache_clear()
+        assert lay_out(table, rules) == grid
 
 
 @pytest.mark.parametrize(("variant", "shape"), FULL_TABLES)

@@ -150,17 +150,52 @@ def _cached_grid(key: TableKey, rules: Rules) -> TableGrid:
 
 def lay_out(table: Table, rules: Rules) -> TableGrid:
     """Lay the table's tiles out one by one, in the order they were played."""
-    return _Layer(table, rules).run()
+    opening = table.opening
+    assert opening is not None
+    start = _Start(rules, opening, table.hub_tile(), _hub_seq(table, rules.house))
+    steps = tuple(sorted((p.seq, end, i, p) for end in End for i, p in enumerate(table.arm(end))))
+    layer = _replayed(start, steps)
+    coming = table.moves + 1
+    ends = tuple(layer.open_end(end, value, coming) for end, value in table.ends)
+    return TableGrid(tuple(layer.spots), ends)
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """What a replay depends on besides its tiles: the rules, the opening, and the hub
+    as the table being laid out knows it (its tile, and the move after which it was down)."""
+
+    rules: Rules
+    opening: Placed
+    hub: Placed | None
+    hub_seq: int | None
+
+
+Step = tuple[int, End, int, Placed]  # a tile's move number, end, place in its arm, tile
+
+
+# A move adds a tile (or a muggins doubles move a few) to a table laid out a move ago:
+# the replay goes on from that one's, kept here, instead of laying every tile again
+# (a whole replay was a tenth of a move's CPU at the live table). Each tile is laid
+# from the replay before it and the start alone, so going on is the same as starting
+# over. Sized as the grids: a few replays of each of a few hundred games.
+@lru_cache(maxsize=4096)
+def _replayed(start: _Start, steps: tuple[Step, ...]) -> _Layer:
+    """The replay once `steps` are laid (never changed once made: copied to go on)."""
+    if not steps:
+        return _Layer.opened(start)
+    layer = _replayed(start, steps[:-1]).copy()
+    layer.lay(*steps[-1])
+    return layer
 
 
 class _Layer:
     """The replay: the rays as they stand after each tile, until the table is laid."""
 
-    def __init__(self, table: Table, rules: Rules) -> None:
-        self.table = table
-        self.rules = rules
-        self.hub = table.hub_tile()
-        self.hub_seq = _hub_seq(table, rules.house)
+    def __init__(self, start: _Start) -> None:
+        self.rules = start.rules
+        self.hub = start.hub
+        self.hub_seq = start.hub_seq
         self.courses: dict[End, Course] = {}
         # An end whose last tile lies across: the place it holds, and the end's
         # course if that double turns out not to be the hub.
@@ -168,14 +203,25 @@ class _Layer:
         self.places: dict[Placed, HubPlace] = {}
         self.spots: list[Spot] = []
 
+    def copy(self) -> _Layer:
+        """A replay to go on with (what it holds is immutable: the containers are new)."""
+        other = _Layer.__new__(_Layer)
+        other.rules, other.hub, other.hub_seq = self.rules, self.hub, self.hub_seq
+        other.courses = dict(self.courses)
+        other.pending = dict(self.pending)
+        other.places = dict(self.places)
+        other.spots = list(self.spots)
+        return other
+
     def hub_before(self, seq: int) -> bool:
         """Whether the hub was down before the move numbered `seq`."""
         return self.hub_seq is not None and self.hub_seq < seq
 
-    def run(self) -> TableGrid:
-        table = self.table
-        opening = table.opening
-        assert opening is not None
+    @classmethod
+    def opened(cls, start: _Start) -> _Layer:
+        """The replay with the opening laid."""
+        self = cls(start)
+        opening = start.opening
         across = self.rules.hubs and opening.tile.is_double
         box = (-1, -2, 1, 2) if across else (-2, -1, 2, 1)
         frames: dict[End, Frame]
@@ -190,12 +236,7 @@ class _Layer:
         first, second = opening.inner, opening.outer  # the W half, then the E half
         hub = self._is_hub(opening)
         self.spots.append(Spot(opening, None, 0, box, first, second, None, across, hub))
-        order = sorted((p.seq, end, i, p) for end in End for i, p in enumerate(table.arm(end)))
-        for seq, end, index, placed in order:
-            self._lay(seq, end, index, placed)
-        coming = table.moves + 1
-        ends = tuple(self._open_end(end, value, coming) for end, value in table.ends)
-        return TableGrid(tuple(self.spots), ends)
+        return self
 
     def _is_hub(self, placed: Placed) -> bool:
         return self.hub is not None and placed == self.hub
@@ -265,7 +306,7 @@ class _Layer:
             return self.spots[0].box
         return self._hub_place().box
 
-    def _lay(self, seq: int, end: End, index: int, placed: Placed) -> None:
+    def lay(self, seq: int, end: End, index: int, placed: Placed) -> None:
         course, slot = self._slot(end, seq, replay=True)
         across = self.rules.hubs and placed.tile.is_double and not self.hub_before(seq)
         self.pending.pop(end, None)
@@ -285,7 +326,7 @@ class _Layer:
             Spot(placed, end, index, box, first, second, slot.travel, across, hub, slot.corner)
         )
 
-    def _open_end(self, end: End, value: int, seq: int) -> OpenEnd:
+    def open_end(self, end: End, value: int, seq: int) -> OpenEnd:
         _, slot = self._slot(end, seq, replay=False)
         across = self.rules.hubs and not self.hub_before(seq)
         double = slot.across if across and slot.across is not None else slot.box

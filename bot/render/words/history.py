@@ -8,6 +8,7 @@ showed just before the move (`bot.render.words.ends`), not the arrow it shows no
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from bot.render.words.ends import EndName, end_names
 from engine.ai.greedy import laid
@@ -20,18 +21,27 @@ from engine.variants import ruleset
 def names_before(variant: str, moves: Sequence[str], first: int = 0) -> list[dict[End, EndName]]:
     """For each of `moves[first:]` (a round's moves in record notation), the name of
     every end open just before it."""
-    rules = ruleset(variant)
-    table = Table()
-    found: list[dict[End, EndName]] = []
-    for index, text in enumerate(moves):
-        if index >= first:
-            found.append(end_names(table, variant))
-        if index == len(moves) - 1:
-            break  # the table after the last move is not asked for
-        move = parse_move(text)
-        if isinstance(move, Play | Doubles):
-            table = laid(rules, table, move)
-    return found
+    played = tuple(moves)
+    return [
+        end_names(_table_after(variant, played[:index]), variant)
+        for index in range(first, len(played))
+    ]
+
+
+# Every caption and view names a round's latest moves: the tables before them are those
+# of a move ago plus one, kept here rather than replayed from the round's first move each
+# time. Sized for a few hundred games: each one's latest few tables. (Never changed: the
+# tables kept are only read.)
+@lru_cache(maxsize=4096)
+def _table_after(variant: str, moves: tuple[str, ...]) -> Table:
+    """The round's table once `moves` are made."""
+    if not moves:
+        return Table()
+    before = _table_after(variant, moves[:-1])
+    move = parse_move(moves[-1])
+    if isinstance(move, Play | Doubles):
+        return laid(ruleset(variant), before, move)
+    return before
 
 
 def names_at(
