@@ -139,10 +139,16 @@ class RaceWorld:
 
         def ends_shown(api: FakeBotApi) -> MessageView | None:
             shown = api.message(user, hand.id)
+            if shown.deleted:
+                return shown
             first = shown.buttons[0].callback_data if shown.buttons else None
             return shown if first is not None and first.startswith("E:") else None
 
         choices: MessageView = await self.h.wait(ends_shown, "the ends shown")
+        if choices.deleted:
+            # A "My tiles" of the last race was replacing the message as the tile was
+            # pressed: the ends are shown on the new one (ready_to_tap takes it).
+            return None
         return choices
 
     async def taps_of(self, c: Chooser, count: int, everyone: bool) -> tuple[Stored, list[Tap]]:
