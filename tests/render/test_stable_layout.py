@@ -19,7 +19,7 @@ from bot.render.layout.stable_layout import (
     OpenEnd,
     Spot,
     TableGrid,
-    _replayed,
+    forget_replays,
     grid_of,
     lay_out,
     rules_of,
@@ -249,9 +249,9 @@ def test_a_table_grown_move_by_move_is_laid_out_as_from_scratch(
     grown: list[tuple[Table, TableGrid]] = []
     for tables in rounds(variant, players, seed):
         grown += [(table, lay_out(table, rules)) for table, _ in tables]
-    _replayed.cache_clear()
+    forget_replays()
     for table, grid in grown:
-        _replayed.cache_clear()
+        forget_replays()
         assert lay_out(table, rules) == grid
 
 

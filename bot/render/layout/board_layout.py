@@ -7,8 +7,6 @@ turned into pixels: every tile's box, the open ends' marks.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from bot.render.layout.board_geometry import (
     BOARD_HEIGHT,
     BOARD_WIDTH,
@@ -36,16 +34,6 @@ def board_layout(
     table: Table, variant: str, width: int = BOARD_WIDTH, height: int = BOARD_HEIGHT
 ) -> BoardLayout:
     """The full layout in pixels: tile boxes, the open ends' marks, each arm's tiles."""
-    if table.opening is None:
-        return BoardLayout((), (), {}, None, width, height, 0)
-    return _cached_layout(TableKey(table, table_shape(table)), variant, width, height)
-
-
-# The view of every open table and the board picture lay out the same table after each
-# move. Sized as the grids (`bot.render.layout.stable_layout`). Never changed once made.
-@lru_cache(maxsize=2048)
-def _cached_layout(key: TableKey, variant: str, width: int, height: int) -> BoardLayout:
-    table = key.table
     grid = grid_of(table, variant)
     if not grid.spots:
         return BoardLayout((), (), {}, None, width, height, 0)

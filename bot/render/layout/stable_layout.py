@@ -20,6 +20,8 @@ tile goes to: the same for any tile (a double there lies across it, in its place
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -174,19 +176,47 @@ class _Start:
 Step = tuple[int, End, int, Placed]  # a tile's move number, end, place in its arm, tile
 
 
-# A move adds a tile (or a muggins doubles move a few) to a table laid out a move ago:
-# the replay goes on from that one's, kept here, instead of laying every tile again
-# (a whole replay was a tenth of a move's CPU at the live table). Each tile is laid
-# from the replay before it and the start alone, so going on is the same as starting
-# over. Sized as the grids: a few replays of each of a few hundred games.
-@lru_cache(maxsize=4096)
+# A move adds a tile (or a muggins doubles move up to four) to a table laid out a move
+# ago: the replay goes on from that table's, kept here, instead of laying every tile
+# again (a whole replay was a tenth of a move's CPU at the live table). Each tile is
+# laid from the replay before it and the start alone, so going on is the same as
+# starting over. Only each table's own replay is kept (not those of the tables between):
+# a few hundred games' latest few tables.
+REPLAYS_KEPT = 1024
+MOST_TILES_A_MOVE = 4
+_replays: OrderedDict[tuple[_Start, tuple[Step, ...]], _Layer] = OrderedDict()
+_replays_lock = threading.Lock()
+
+
 def _replayed(start: _Start, steps: tuple[Step, ...]) -> _Layer:
-    """The replay once `steps` are laid (never changed once made: copied to go on)."""
-    if not steps:
-        return _Layer.opened(start)
-    layer = _replayed(start, steps[:-1]).copy()
-    layer.lay(*steps[-1])
+    """The replay once `steps` are laid (never changed once kept: copied to go on)."""
+    # By hand: functools' caches cannot be asked for an entry without making it, and
+    # the replay a move ago is only worth going on from if it is there already.
+    for back in range(1, min(MOST_TILES_A_MOVE, len(steps)) + 1):
+        with _replays_lock:  # the drawing threads lay boards out too
+            earlier = _replays.get((start, steps[:-back]))
+            if earlier is not None:
+                _replays.move_to_end((start, steps[:-back]))
+        if earlier is not None:
+            layer = earlier.copy()
+            for step in steps[-back:]:
+                layer.lay(*step)
+            break
+    else:
+        layer = _Layer.opened(start)
+        for step in steps:
+            layer.lay(*step)
+    with _replays_lock:
+        _replays[(start, steps)] = layer
+        if len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
     return layer
+
+
+def forget_replays() -> None:
+    """Drop every replay kept (tests: a layout made with nothing kept)."""
+    with _replays_lock:
+        _replays.clear()
 
 
 class _Layer:

@@ -32,7 +32,7 @@ def names_before(variant: str, moves: Sequence[str], first: int = 0) -> list[dic
 # of a move ago plus one, kept here rather than replayed from the round's first move each
 # time. Sized for a few hundred games: each one's latest few tables. (Never changed: the
 # tables kept are only read.)
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _table_after(variant: str, moves: tuple[str, ...]) -> Table:
     """The round's table once `moves` are made."""
     if not moves:
