@@ -32,6 +32,12 @@ from engine.variants import VARIANTS
 from tests.support.samples import FULL_TABLES, full_table
 
 NAMES = ["Андрей", "Ирина", "Ольга", "Вадим"]
+# A random legal game: which one, how many play, the seed of its deal and moves.
+RANDOM_GAMES = given(
+    variant=st.sampled_from(list(VARIANTS)),
+    players=st.integers(min_value=2, max_value=4),
+    seed=st.integers(min_value=0, max_value=2**31),
+)
 
 
 def rounds(variant: str, players: int, seed: int) -> Iterator[list[tuple[Table, Move | None]]]:
@@ -210,11 +216,7 @@ def check_landing(before: TableGrid, after: TableGrid, move: Move) -> int:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    variant=st.sampled_from(list(VARIANTS)),
-    players=st.integers(min_value=2, max_value=4),
-    seed=st.integers(min_value=0, max_value=2**31),
-)
+@RANDOM_GAMES
 def test_random_games_lay_every_tile_once_and_for_all(
     variant: str, players: int, seed: int
 ) -> None:
@@ -234,11 +236,7 @@ def test_random_games_lay_every_tile_once_and_for_all(
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    variant=st.sampled_from(list(VARIANTS)),
-    players=st.integers(min_value=2, max_value=4),
-    seed=st.integers(min_value=0, max_value=2**31),
-)
+@RANDOM_GAMES
 def test_a_table_grown_move_by_move_is_laid_out_as_from_scratch(
     variant: str, players: int, seed: int
 ) -> None:
@@ -249,7 +247,6 @@ def test_a_table_grown_move_by_move_is_laid_out_as_from_scratch(
     grown: list[tuple[Table, TableGrid]] = []
     for tables in rounds(variant, players, seed):
         grown += [(table, lay_out(table, rules)) for table, _ in tables]
-    forget_replays()
     for table, grid in grown:
         forget_replays()
         assert lay_out(table, rules) == grid

@@ -190,27 +190,30 @@ _replays_lock = threading.Lock()
 
 def _replayed(start: _Start, steps: tuple[Step, ...]) -> _Layer:
     """The replay once `steps` are laid (never changed once kept: copied to go on)."""
-    # By hand: functools' caches cannot be asked for an entry without making it, and
-    # the replay a move ago is only worth going on from if it is there already.
     for back in range(1, min(MOST_TILES_A_MOVE, len(steps)) + 1):
-        with _replays_lock:  # the drawing threads lay boards out too
-            earlier = _replays.get((start, steps[:-back]))
-            if earlier is not None:
-                _replays.move_to_end((start, steps[:-back]))
+        earlier = _kept((start, steps[:-back]))
         if earlier is not None:
-            layer = earlier.copy()
-            for step in steps[-back:]:
-                layer.lay(*step)
+            layer, rest = earlier.copy(), steps[-back:]
             break
     else:
-        layer = _Layer.opened(start)
-        for step in steps:
-            layer.lay(*step)
+        layer, rest = _Layer.opened(start), steps
+    for step in rest:
+        layer.lay(*step)
     with _replays_lock:
         _replays[(start, steps)] = layer
         if len(_replays) > REPLAYS_KEPT:
             _replays.popitem(last=False)
     return layer
+
+
+def _kept(key: tuple[_Start, tuple[Step, ...]]) -> _Layer | None:
+    # By hand: functools' caches cannot be asked for an entry without making it, and
+    # the replay a move ago is only worth going on from if it is there already.
+    with _replays_lock:  # the drawing threads lay boards out too
+        found = _replays.get(key)
+        if found is not None:
+            _replays.move_to_end(key)
+        return found
 
 
 def forget_replays() -> None:
@@ -223,6 +226,7 @@ class _Layer:
     """The replay: the rays as they stand after each tile, until the table is laid."""
 
     def __init__(self, start: _Start) -> None:
+        self.start = start
         self.rules = start.rules
         self.hub = start.hub
         self.hub_seq = start.hub_seq
@@ -235,8 +239,7 @@ class _Layer:
 
     def copy(self) -> _Layer:
         """A replay to go on with (what it holds is immutable: the containers are new)."""
-        other = _Layer.__new__(_Layer)
-        other.rules, other.hub, other.hub_seq = self.rules, self.hub, self.hub_seq
+        other = _Layer(self.start)
         other.courses = dict(self.courses)
         other.pending = dict(self.pending)
         other.places = dict(self.places)
