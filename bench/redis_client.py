@@ -1,0 +1,88 @@
+"""What a Redis command costs the bot's own CPU in the client: redis-py's blocking pool
+against the bot's (bot.storage.connect.ReadyPool), run in turn.
+
+    .venv/bin/python bench/redis_client.py               # REDIS_URL or 127.0.0.1:6379/15
+    .venv/bin/python bench/redis_client.py --rounds 9 --commands 40000
+
+Each round sends `--commands` GETs of a 2 KB value from `--tasks` tasks at once through
+each pool, and takes this process's CPU time (not the wall clock: the server's work and
+the machine's other load stay out of it) per command. Rounds alternate the pools, so a
+busy spell of the shared machine falls on both. Prints each pool's median and spread in
+microseconds, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
+
+from bot.storage.connect import REDIS_POOL_WAIT, ReadyPool
+
+SIZE = 160  # the bot's default REDIS_MAX_CONNECTIONS
+
+
+async def cpu_per_command(make: Callable[[], ConnectionPool], commands: int, tasks: int) -> float:
+    """Microseconds of this process's CPU per command."""
+    client = Redis(connection_pool=make())
+    key = f"bench-redis-client:{uuid.uuid4().hex}"
+    try:
+        await client.set(key, b"x" * 2000, ex=600)
+
+        async def send(times: int) -> None:
+            for _ in range(times):
+                await client.get(key)
+
+        started = time.process_time()
+        await asyncio.gather(*(send(commands // tasks) for _ in range(tasks)))
+        spent = time.process_time() - started
+        await client.delete(key)
+    finally:
+        await client.aclose()
+    return spent / (commands // tasks * tasks) * 1e6
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--commands", type=int, default=30_000)
+    parser.add_argument("--tasks", type=int, default=20)
+    args = parser.parse_args()
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
+    pools: dict[str, Callable[[], ConnectionPool]] = {
+        "redis-py": lambda: BlockingConnectionPool.from_url(
+            url, max_connections=SIZE, timeout=REDIS_POOL_WAIT
+        ),
+        "bot": lambda: ReadyPool.from_url(url, max_connections=SIZE, timeout=REDIS_POOL_WAIT),
+    }
+    runs: dict[str, list[float]] = {name: [] for name in pools}
+    for _ in range(args.rounds):
+        for name, make in pools.items():
+            runs[name].append(await cpu_per_command(make, args.commands, args.tasks))
+    figures: dict[str, object] = {}
+    for name, values in runs.items():
+        median = statistics.median(values)
+        print(
+            f"{name:9} median {median:6.1f} µs/command"
+            f"  (min {min(values):.1f}, max {max(values):.1f})"
+        )
+        figures[f"{name}_us_per_command"] = round(median, 1)
+        figures[f"{name}_runs"] = [round(value, 1) for value in values]
+    ratio = statistics.median(runs["bot"]) / statistics.median(runs["redis-py"])
+    figures["bot_over_redis_py"] = round(ratio, 3)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
