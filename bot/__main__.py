@@ -31,6 +31,7 @@ from telegram.error import (
 from telegram.ext import Application
 
 from bot import collector, metrics
+from bot.event_loop import loop_factory, loop_name
 from bot.logs import setup_logging
 from bot.settings import Settings, describe_error
 
@@ -140,7 +141,8 @@ def run(settings: Settings) -> None:
         application = build_application(settings)
     except ValueError as exc:  # a REDIS_URL that cannot be read (never shown with its password)
         raise Stopped(str(exc)) from None
-    asyncio.run(Runner(application, settings).run())
+    with asyncio.Runner(loop_factory=loop_factory(settings.event_loop)) as runner:
+        runner.run(Runner(application, settings).run())
 
 
 class Runner:
@@ -160,6 +162,7 @@ class Runner:
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
+        log.info("event loop: %s", loop_name(loop))
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGABRT):
             loop.add_signal_handler(sig, self.stopping.set)
         application = self.application

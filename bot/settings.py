@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     # A bot started before the network is up tries again (PTB backs off between tries).
     startup_retries: int = Field(default=5, ge=0, le=100)
     key_prefix: str = "dom"
+    # uvloop's event loop (bot.event_loop), or asyncio's own.
+    event_loop: Literal["uvloop", "asyncio"] = "uvloop"
     # Webhook mode (several processes behind a load balancer); empty: long polling.
     webhook_url: str = ""
     webhook_secret: SecretStr | None = None

@@ -58,6 +58,7 @@ def test_polling_serves_health_and_metrics_that_follow_a_game(
     bot = BotProcess(env, tmp_path / "bot.log").start()
     started.append(bot)
     bot.wait_ready()
+    assert "event loop: uvloop" in bot.log()  # the bot's default, on which it plays here
     body = health(base, 200)
     assert body["redis"] == "ok" and body["telegram"] == "ok"
     assert isinstance(body["last_ok_seconds"], float) and body["last_ok_seconds"] < 30
