@@ -3,8 +3,9 @@
 Why uvloop: nearly all of the bot's work is small network round trips (a Redis command,
 a WebSocket push, a Bot API call) and the tasks and timers around them, and uvloop runs
 that machinery in C: a move at the live table costs the bot about 5 % less CPU on it
-(`bench/load.py --table`, run in turn with EVENT_LOOP=asyncio; docs/performance.md). `EVENT_LOOP=asyncio` keeps asyncio's loop; uvloop is not made
-for Windows, where the bot falls back to asyncio's loop and says so.
+(`bench/load.py --table`, run in turn with EVENT_LOOP=asyncio; docs/performance.md).
+`EVENT_LOOP=asyncio` keeps asyncio's loop; uvloop is not made for Windows, where the
+bot falls back to asyncio's loop and says so.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ LAYERS = {
     "bot.table": "table",
     "bot.handlers": "handlers",
 }
-TOP = {"bot", "bot.app", "bot.__main__", "bot.web", "bot.intake", "bot.collector"}
+TOP = {"bot", "bot.app", "bot.__main__", "bot.web", "bot.intake", "bot.collector", "bot.event_loop"}
 BELOW = {
     "render": {"engine"},
     "storage": {"engine"},
