@@ -13,7 +13,7 @@ import uvloop
 from bot.event_loop import loop_factory, loop_name
 from bot.settings import Settings
 
-TOKEN = "123456789:AAHtesttesttesttesttesttesttesttest"
+TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 
 
 def test_uvloop_is_the_default() -> None:
