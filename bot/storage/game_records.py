@@ -12,7 +12,7 @@ stays in one slot.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 from redis.asyncio import Redis
@@ -23,6 +23,7 @@ from bot.storage.due import DueIndex
 from bot.storage.keys import Keys
 from bot.storage.migration import Migration
 from bot.storage.models import GroupDelivery, HandDelivery, Match
+from bot.storage.presence import PresenceTags
 from bot.storage.store_errors import ConflictError
 from bot.storage.stored import LOST, Lost, Stored, stored_delivery, stored_match
 
@@ -32,11 +33,21 @@ BROKEN_TTL = 30 * DAY  # a game set aside as unreadable, kept for a look by hand
 
 
 class GameRecords:
-    def __init__(self, redis: Redis, keys: Keys, migration: Migration, due: DueIndex) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        keys: Keys,
+        migration: Migration,
+        due: DueIndex,
+        presence_tags: PresenceTags | None = None,
+    ) -> None:
+        """`presence_tags`: told the chat's presence tag with each read of a match and a
+        delivery record (the delivery asks who is at the table next)."""
         self.redis = redis
         self.keys = keys
         self.migration = migration
         self.due = due
+        self.presence_tags = presence_tags
         self._compare_and_set = redis.register_script(scripts.COMPARE_AND_SET)
         self._set_aside = redis.register_script(scripts.SET_ASIDE)
 
@@ -59,8 +70,8 @@ class GameRecords:
         """The match and what its group messages show, in one round trip."""
 
         async def read() -> tuple[Stored[Match], Stored[GroupDelivery]]:
-            match, group = await self.redis.mget(
-                self.keys.game(chat_id, thread_id), self.keys.group(chat_id, thread_id)
+            match, group = await self._read_with_tag(
+                chat_id, self.keys.game(chat_id, thread_id), self.keys.group(chat_id, thread_id)
             )
             return stored_match(match), stored_delivery(GroupDelivery, group)
 
@@ -70,12 +81,22 @@ class GameRecords:
         self, chat_id: int, thread_id: int | None, seat: int
     ) -> tuple[Stored[Match], Stored[HandDelivery]]:
         async def read() -> tuple[Stored[Match], Stored[HandDelivery]]:
-            match, hand = await self.redis.mget(
-                self.keys.game(chat_id, thread_id), self.keys.hand(chat_id, thread_id, seat)
+            match, hand = await self._read_with_tag(
+                chat_id,
+                self.keys.game(chat_id, thread_id),
+                self.keys.hand(chat_id, thread_id, seat),
             )
             return stored_match(match), stored_delivery(HandDelivery, hand)
 
         return await self.migration.upgrading(chat_id, thread_id, read)
+
+    async def _read_with_tag(self, chat_id: int, *keys: str) -> list[Any]:
+        """The keys' values, read with the chat's presence tag (told to `presence_tags`)."""
+        if self.presence_tags is None:
+            return cast(list[Any], await self.redis.mget(*keys))
+        *values, tag = await self.redis.mget(*keys, self.keys.table_presence_tag(chat_id))
+        self.presence_tags.saw(chat_id, tag)
+        return values
 
     async def read_delivery(
         self, chat_id: int, thread_id: int | None, seats: int

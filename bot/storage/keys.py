@@ -100,6 +100,12 @@ class Keys:
         bot.storage.presence)."""
         return f"{self._chat(chat_id)}:table-presence"
 
+    def table_presence_tag(self, chat_id: int) -> str:
+        """A tag the chat's presence gets anew whenever someone arrives, leaves or goes
+        back to the buttons: read with the chat's records, it tells a process whether
+        what it read of the presence before still holds (bot.storage.presence)."""
+        return f"{self._chat(chat_id)}:table-presence-tag"
+
     def table_feed(self, chat_id: int) -> str:
         """The pub/sub channel that tells every process of the chat's committed changes (in
         the chat's slot: a Redis Cluster carries it as a sharded channel)."""

@@ -23,7 +23,7 @@ from bot.storage.hints_shown import Hints
 from bot.storage.keys import Keys
 from bot.storage.migration import Migration
 from bot.storage.prefs import Prefs
-from bot.storage.presence import Presence
+from bot.storage.presence import Presence, PresenceTags
 from bot.storage.scores import Scores
 from bot.storage.subscriptions import Subscriptions
 from bot.storage.tables import Tables
@@ -42,7 +42,8 @@ class Store:
         self.heartbeats = Heartbeats(redis, keys)
         self.prefs = Prefs(redis, keys)
         self.migration = Migration(redis, keys, self.due, self.prefs)
-        self.games = GameRecords(redis, keys, self.migration, self.due)
+        presence_tags = PresenceTags()
+        self.games = GameRecords(redis, keys, self.migration, self.due, presence_tags)
         self.deliveries = DeliveryRecords(self.games)
         self.budget = BudgetStore(redis, keys)
         self.scores = Scores(redis, keys)
@@ -52,7 +53,7 @@ class Store:
         self.user_games = UserGames(redis, keys)
         self.updates = SeenUpdates(redis, keys)
         self.tables = Tables(redis, keys)
-        self.presence = Presence(redis, keys)
+        self.presence = Presence(redis, keys, presence_tags)
 
     @classmethod
     def under(cls, redis: Redis, prefix: str) -> Store:

@@ -59,6 +59,8 @@ class Recorder:
                 return real(sha, numkeys, *keys_and_args)
 
             return script
+        if name == "pipeline":  # its commands are noted as they are queued
+            return lambda *a, **kw: Recorder(real(*a, **kw), self._owner, self._written)
         if name == "delete":
             return lambda *keys: (self._note(keys), real(*keys))[1]
         if name in WRITES:
