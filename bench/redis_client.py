@@ -1,6 +1,5 @@
 """What a Redis command costs the bot's own CPU in the client: redis-py's blocking pool
-against the bot's (bot.storage.connect.ReadyPool), with and without its connections'
-quick writes (QuickWrites), run in turn.
+against the bot's (bot.storage.connect.ReadyPool), run in turn.
 
     .venv/bin/python bench/redis_client.py               # REDIS_URL or 127.0.0.1:6379/15
     .venv/bin/python bench/redis_client.py --rounds 9 --commands 40000
@@ -29,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from redis.asyncio import BlockingConnectionPool, Connection, ConnectionPool, Redis
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
 
 from bot.event_loop import LoopChoice, loop_factory
 from bot.storage.connect import REDIS_POOL_WAIT, ReadyPool
@@ -57,12 +56,6 @@ async def cpu_per_command(make: Callable[[], ConnectionPool], commands: int, tas
     return spent / (commands // tasks * tasks) * 1e6
 
 
-def plain_writes(pool: ReadyPool) -> ReadyPool:
-    """The pool with the library's connections (every write in a timeout scope)."""
-    pool.connection_class = Connection
-    return pool
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -76,9 +69,6 @@ def main() -> None:
     pools: dict[str, Callable[[], ConnectionPool]] = {
         "redis-py": lambda: BlockingConnectionPool.from_url(
             url, max_connections=SIZE, timeout=REDIS_POOL_WAIT
-        ),
-        "ready pool": lambda: plain_writes(
-            ReadyPool.from_url(url, max_connections=SIZE, timeout=REDIS_POOL_WAIT)
         ),
         "bot": lambda: ReadyPool.from_url(url, max_connections=SIZE, timeout=REDIS_POOL_WAIT),
     }

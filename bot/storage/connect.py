@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -269,56 +268,6 @@ class Cluster(RedisCluster):
             self._under_way.release()
 
 
-# A command this long or shorter, written on a connection with nothing waiting to go out,
-# never waits for the socket: the transport takes it whole (its high-water mark is 64 KiB).
-QUICK_WRITE = 16 * 1024
-
-
-class QuickWrites(AbstractConnection):
-    """A connection that writes a short command without a timeout scope when the socket
-    is free to take it at once.
-
-    By hand, since the library offers no such option: redis-py wraps every write in
-    `asyncio.wait_for`, which on Python 3.11 runs it as a task of its own, about a
-    twentieth of the bot's CPU at the table. Such a write cannot block, so the timeout
-    guards nothing; a long command, or one behind others still unsent, keeps it. The
-    write itself, its errors and the reads (with their timeout) are the library's.
-    """
-
-    async def send_packed_command(
-        self, command: bytes | str | Iterable[bytes], check_health: bool = True
-    ) -> None:
-        timeout = self.socket_timeout
-        writer = self._writer
-        if (
-            not timeout
-            or writer is None
-            or not isinstance(command, list)
-            or writer.transport.get_write_buffer_size() > 0
-            or sum(map(len, command)) > QUICK_WRITE
-        ):
-            return await super().send_packed_command(command, check_health)
-        # One command uses a connection at a time: nothing else reads the timeout meanwhile.
-        self.socket_timeout = None
-        try:
-            await super().send_packed_command(command, check_health)
-        finally:
-            self.socket_timeout = timeout
-
-
-_quick_classes: dict[type[AbstractConnection], type[AbstractConnection]] = {}
-
-
-def quick_writes(connection_class: type[AbstractConnection]) -> type[AbstractConnection]:
-    """`connection_class` (plain, TLS or a Unix socket) writing as `QuickWrites` does."""
-    if issubclass(connection_class, QuickWrites):
-        return connection_class
-    if connection_class not in _quick_classes:
-        name = f"Quick{connection_class.__name__}"
-        _quick_classes[connection_class] = type(name, (QuickWrites, connection_class), {})
-    return _quick_classes[connection_class]
-
-
 class ReadyPool(BlockingConnectionPool):
     """redis-py's blocking pool, with a quick way to an idle connection.
 
@@ -329,12 +278,7 @@ class ReadyPool(BlockingConnectionPool):
     idle connection is handed out at once, checked as the library checks it; with none
     idle the library's way is taken (a new connection, or a wait for one). Nothing
     awaits between the look and the taking, so no two commands take one connection.
-    Its connections write as `QuickWrites`.
     """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.connection_class = quick_writes(self.connection_class)
 
     async def get_connection(self, *args: Any, **kwargs: Any) -> AbstractConnection:
         if not self._available_connections or getattr(self, "_in_maintenance", False):

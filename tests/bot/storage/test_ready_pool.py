@@ -8,16 +8,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
-import redis.asyncio.connection
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.settings import Settings
-from bot.storage.connect import QUICK_WRITE, QuickWrites, ReadyPool, connect_redis
+from bot.storage.connect import ReadyPool, connect_redis
 
 TOKEN = "123456:TEST-token-abcdefghijklmnopqrstuvwxyz123"
 
@@ -109,46 +106,3 @@ async def test_an_idle_connection_the_server_dropped_is_made_anew(
         # The server closes it (as after a Redis restart, or its idle timeout).
         assert await redis_client.client_kill_filter(_id=connection_id) == 1
         assert await client.get(f"{key_prefix}:k") == b"v"
-
-
-@pytest.fixture
-def timed_writes(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The timeouts of the writes the library wraps in `asyncio.wait_for`."""
-    timeouts: list[float] = []
-    wait_for = asyncio.wait_for
-
-    async def counted(awaitable: Any, timeout: float | None) -> Any:
-        timeouts.append(timeout or 0.0)
-        return await wait_for(awaitable, timeout)
-
-    monkeypatch.setattr(redis.asyncio.connection.asyncio, "wait_for", counted)
-    return timeouts
-
-
-async def test_a_short_command_is_written_without_a_timeout_scope(
-    redis_url: str, key_prefix: str, timed_writes: list[float]
-) -> None:
-    async with pooled(redis_url, 2) as client:
-        for n in range(20):
-            await client.set(f"{key_prefix}:{n}", n)
-        values = await client.mget([f"{key_prefix}:{n}" for n in range(20)])
-        assert values == [str(n).encode() for n in range(20)]
-        assert timed_writes == []
-        (connection,) = client.connection_pool._available_connections
-        assert isinstance(connection, QuickWrites)
-        assert connection.socket_timeout  # the reads keep theirs
-        # A read still times out on a server that does not answer in time.
-        connection.socket_timeout = 0.1
-        with pytest.raises(RedisTimeoutError):
-            await client.blpop([f"{key_prefix}:never"], timeout=2)
-
-
-async def test_a_long_command_keeps_the_library_s_timeout(
-    redis_url: str, key_prefix: str, timed_writes: list[float]
-) -> None:
-    async with pooled(redis_url, 2) as client:
-        value = "x" * (QUICK_WRITE + 1)
-        await client.set(f"{key_prefix}:long", value)
-        assert await client.get(f"{key_prefix}:long") == value.encode()
-        (connection,) = client.connection_pool._available_connections
-        assert timed_writes == [connection.socket_timeout]
