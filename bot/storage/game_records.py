@@ -12,7 +12,7 @@ stays in one slot.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from redis.asyncio import Redis
@@ -39,7 +39,7 @@ class GameRecords:
         keys: Keys,
         migration: Migration,
         due: DueIndex,
-        presence_tags: PresenceTags | None = None,
+        presence_tags: PresenceTags,
     ) -> None:
         """`presence_tags`: told the chat's presence tag with each read of a match and a
         delivery record (the delivery asks who is at the table next)."""
@@ -92,8 +92,6 @@ class GameRecords:
 
     async def _read_with_tag(self, chat_id: int, *keys: str) -> list[Any]:
         """The keys' values, read with the chat's presence tag (told to `presence_tags`)."""
-        if self.presence_tags is None:
-            return cast(list[Any], await self.redis.mget(*keys))
         *values, tag = await self.redis.mget(*keys, self.keys.table_presence_tag(chat_id))
         self.presence_tags.saw(chat_id, tag)
         return values

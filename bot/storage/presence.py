@@ -11,7 +11,7 @@ plays with the buttons again: a mark beside his tables, which counts him as not 
 until he opens the table anew. The embedded store keeps the same set in memory.
 
 The delivery asks who is present once or twice a move; what it read is kept in the
-process (`Present`) while it holds: until the earliest of its tables may lapse, and while
+process (`Presence`) while it holds: until the earliest of its tables may lapse, and while
 the chat's presence tag (`Keys.table_presence_tag`, new at every arrival, departure and
 press of the buttons, read in the same round trip as the chat's records: `PresenceTags`)
 is the one it was read with. A renewal that only extends tables changes no tag: the
@@ -23,12 +23,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeVar, cast
 
 from redis.asyncio import Redis
 
 from bot.storage.common import GAME_TTL, as_text
 from bot.storage.keys import Keys
+
+T = TypeVar("T")
 
 BUTTONS = "buttons"  # the process part of the mark of a person back on the buttons
 KEPT_LONGEST = 30.0  # seconds a read of a chat's presence is kept, at most
@@ -45,9 +47,7 @@ class PresenceTags:
         self._tags: dict[int, str | None] = {}
 
     def saw(self, chat_id: int, raw: bytes | str | None) -> None:
-        if len(self._tags) >= CHATS_KEPT and chat_id not in self._tags:
-            self._tags.clear()  # rare: the next reads fill it again
-        self._tags[chat_id] = None if raw is None else as_text(raw)
+        _keep(self._tags, chat_id, None if raw is None else as_text(raw))
 
     def known(self, chat_id: int) -> bool:
         return chat_id in self._tags
@@ -75,8 +75,8 @@ class OpenTable:
 
 
 class Presence:
-    def __init__(self, redis: Redis, keys: Keys, tags: PresenceTags | None = None) -> None:
-        """`tags`: those the chat's records are read with (none: every question reads)."""
+    def __init__(self, redis: Redis, keys: Keys, tags: PresenceTags) -> None:
+        """`tags`: those the chat's records are read with (`GameRecords`)."""
         self.redis = redis
         self.keys = keys
         self.tags = tags
@@ -173,7 +173,7 @@ class Presence:
     async def _members(self, chat_id: int, now: float, kept: bool) -> Members:
         """Every table of the chat present after `now`: as kept, or read (and kept)."""
         tags = self.tags
-        if kept and tags is not None and tags.known(chat_id):
+        if kept and tags.known(chat_id):
             read = self._reads.get(chat_id)
             if read is not None and now < read.until and read.tag == tags.latest(chat_id):
                 return read.members
@@ -185,13 +185,10 @@ class Presence:
         members = tuple(
             (as_text(raw), float(score)) for raw, score in cast(list[tuple[bytes, float]], found)
         )
-        if tags is not None:
-            if len(self._reads) >= CHATS_KEPT and chat_id not in self._reads:
-                self._reads.clear()  # rare: the next questions fill it again
-            # Kept until its first table may lapse (a renewal since is not seen here).
-            lapses = min((score for _, score in members), default=now + KEPT_LONGEST)
-            tag_text = None if tag is None else as_text(tag)
-            self._reads[chat_id] = _Read(tag_text, members, min(lapses, now + KEPT_LONGEST))
+        # Kept until its first table may lapse (a renewal since is not seen here).
+        lapses = min((score for _, score in members), default=now + KEPT_LONGEST)
+        tag_text = None if tag is None else as_text(tag)
+        _keep(self._reads, chat_id, _Read(tag_text, members, min(lapses, now + KEPT_LONGEST)))
         return members
 
     async def _retag(self, chat_ids: Iterable[int]) -> None:
@@ -203,6 +200,14 @@ class Presence:
             pipe.set(self.keys.table_presence_tag(chat_id), uuid.uuid4().hex, ex=GAME_TTL)
             self._reads.pop(chat_id, None)
         await pipe.execute()
+
+
+def _keep(kept: dict[int, T], chat_id: int, value: T) -> None:
+    """`kept[chat_id] = value`, holding at most `CHATS_KEPT` chats (when full, all are
+    dropped: rare, and the next reads fill it again)."""
+    if len(kept) >= CHATS_KEPT and chat_id not in kept:
+        kept.clear()
+    kept[chat_id] = value
 
 
 def _member(table: OpenTable, process: str) -> str:

@@ -14,7 +14,7 @@ from fakeredis import FakeAsyncRedis
 from redis.asyncio import Redis
 
 from bot.storage.keys import Keys
-from bot.storage.presence import OpenTable, Presence
+from bot.storage.presence import OpenTable, Presence, PresenceTags
 from bot.storage.store import Store
 
 CHAT, THREAD, GAME = -100555, 7, "g-presence"
@@ -27,10 +27,10 @@ async def presence(
     request: pytest.FixtureRequest, redis_client: Redis, key_prefix: str
 ) -> AsyncIterator[Presence]:
     if request.param == "redis":
-        yield Presence(redis_client, Keys(key_prefix))
+        yield Presence(redis_client, Keys(key_prefix), PresenceTags())
         return
     embedded = FakeAsyncRedis()
-    yield Presence(embedded, Keys("dom"))
+    yield Presence(embedded, Keys("dom"), PresenceTags())
     await embedded.aclose()
 
 
