@@ -1481,6 +1481,22 @@ class FakeBotApi(LoopThreadServer):
                     total += count
             return total
 
+    def count_calls_to(
+        self, method: str | Iterable[str] | None, chat_ids: Iterable[ChatLike]
+    ) -> tuple[int, int]:
+        """The calls of ``method`` to any chat, and those to ``chat_ids``, counted at one
+        moment: the server answers in its own thread, so two counts taken one after the
+        other may differ by a call made between them."""
+        every = _calls_asked(method, None, None, False)
+        chats = {int(chat_id) for chat_id in chat_ids}
+        with self._st.lock:
+            total = to_chats = 0
+            for (name, chat, success), count in self._st.call_counts.items():
+                if every(name, chat, success):
+                    total += count
+                    to_chats += count if chat in chats else 0
+            return total, to_chats
+
     def max_calls_in_window(
         self,
         chat_id: ChatLike | None = None,

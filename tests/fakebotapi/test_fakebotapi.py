@@ -661,6 +661,22 @@ async def test_flood_control_retry_after(api: FakeBotApi, bot: Bot) -> None:
     assert calls[0].error_code == 429 and calls[0].params["text"] == "m3"
 
 
+async def test_calls_to_some_chats_are_counted_with_all_at_one_moment(
+    api: FakeBotApi, bot: Bot
+) -> None:
+    alice = api.add_user("Alice", started=True)
+    group = api.add_group("G", owner=alice)
+    other = api.add_group("H", owner=alice)
+    await bot.send_message(group, "to the group")
+    await bot.send_message(group, "again")
+    await bot.send_message(other, "to the other group")
+    await bot.send_message(alice, "private")
+    assert api.count_calls_to(FLOOD_METHODS, [group]) == (4, 2)
+    assert api.count_calls_to(FLOOD_METHODS, [group, other]) == (4, 3)
+    assert api.count_calls_to("sendMessage", []) == (4, 0)
+    assert api.count_calls_to("getMe", [group]) == (api.count_calls("getMe"), 0)
+
+
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_injected_errors(api: FakeBotApi, bot: Bot) -> None:
     alice = api.add_user("Alice", started=True)
