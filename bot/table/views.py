@@ -90,13 +90,14 @@ def lobby_view(match: Match, user_id: int, tr: Translator, settings: Settings) -
                 options.append(_option(kind, current, values, tr))
     full = len(match.seats) >= MAX_SEATS
     computers = any(s.user_id is None for s in match.seats)
+    can_join = seat is None and not full and not match.practice
     return {
         "creator_name": match.creator_name,
         "seats": seats,
-        "lines": webapp_texts.lobby_lines(match, tr, settings),
+        "lines": webapp_texts.lobby_lines(match, tr, settings, can_join=can_join, creator=creator),
         "options": options,
         "can": {
-            "join": seat is None and not full and not match.practice,
+            "join": can_join,
             "leave": seat is not None and not match.practice,
             "start": creator,
             "cancel": creator,

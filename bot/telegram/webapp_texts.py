@@ -91,8 +91,12 @@ def plain(line: str) -> str:
 # -- the lobby -----------------------------------------------------------------------------
 
 
-def lobby_lines(match: Match, tr: Translator, settings: Settings) -> list[str]:
-    """What the lobby says under its seats: its options, and who starts it."""
+def lobby_lines(
+    match: Match, tr: Translator, settings: Settings, *, can_join: bool, creator: bool
+) -> list[str]:
+    """What the lobby says under its seats to its reader: its options, and who starts it
+    (Join only to whom it is offered; nothing to the creator, whom the page tells what
+    to do)."""
     players = max(len(match.seats), 2)
     target = match.target or _default_target(match, players)
     options = []
@@ -108,12 +112,13 @@ def lobby_lines(match: Match, tr: Translator, settings: Settings) -> list[str]:
     note = clock_texts.lobby_note(tr, match.turn_seconds, settings)
     if note:
         lines.append(plain(note))
-    if not match.practice:
-        lines.append(
-            tr("Press Join to take a seat. {creator} presses Start when everyone is in.").format(
-                creator=match.creator_name
-            )
-        )
+    if match.practice or creator:
+        return lines
+    if can_join:
+        starts = tr("Press Join to take a seat. {creator} presses Start when everyone is in.")
+    else:
+        starts = tr("{creator} presses Start when everyone is in.")
+    lines.append(starts.format(creator=match.creator_name))
     return lines
 
 

@@ -129,3 +129,44 @@ def test_a_cancelled_game_says_how_it_ended_and_nobody_is_to_act() -> None:
     assert view["ending"] == "Игра остановлена по команде /stop (Ирина)."
     assert view["table"]["turn"] is None and view["table"]["clock"] is None
     assert view["table"]["hand"] is None
+
+
+NAMES = ["Ирина", "Андрей", "Борис", "Вера"]
+JOIN = "Нажмите «Присоединиться», чтобы сесть за стол. Когда все соберутся, Ирина нажмёт «Начать»."
+STARTS = "Когда все соберутся, Ирина нажмёт «Начать»."
+
+
+def lobby_of(seated: int) -> Current:
+    """A lobby that Ирина opened, with the first `seated` of USERS in it."""
+    seats = [Seat(name=name, user_id=USERS[i]) for i, name in enumerate(NAMES[:seated])]
+    match = Match(
+        id="g1",
+        chat_id=CHAT,
+        creator_id=USERS[0],
+        creator_name="Ирина",
+        seats=seats,
+        status="lobby",
+        rev=3,
+    )
+    return Current(match, None)
+
+
+def test_the_lobby_asks_to_join_only_who_can_and_tells_the_creator_nothing_twice() -> None:
+    ru = translator("ru")
+
+    def lobby(current: Current, user_id: int) -> dict[str, Any]:
+        view = table_view(current, user_id, ru, SETTINGS)["lobby"]
+        assert view is not None
+        return view
+
+    two = lobby_of(2)
+    outsider = lobby(two, SPECTATORS[0])
+    assert outsider["can"]["join"] and outsider["lines"][-1] == JOIN
+    seated = lobby(two, USERS[1])
+    assert not seated["can"]["join"] and seated["lines"][-1] == STARTS
+    creator = lobby(two, USERS[0])
+    assert creator["can"]["start"]
+    assert not any("Ирина нажмёт" in line for line in creator["lines"])
+    assert creator["lines"][0] == "Новая игра: занято мест — 2 из 4"
+    full = lobby(lobby_of(4), SPECTATORS[0])
+    assert not full["can"]["join"] and full["lines"][-1] == STARTS
