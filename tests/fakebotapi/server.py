@@ -1473,13 +1473,7 @@ class FakeBotApi(LoopThreadServer):
             return len(
                 self.calls(method, chat_id, ok=ok, include_polling=include_polling, since=since)
             )
-        asked = _calls_asked(method, chat_id, ok, include_polling)
-        with self._st.lock:
-            total = 0
-            for (name, chat, success), count in self._st.call_counts.items():
-                if asked(name, chat, success):
-                    total += count
-            return total
+        return self._counted(_calls_asked(method, chat_id, ok, include_polling))[0]
 
     def count_calls_to(
         self, method: str | Iterable[str] | None, chat_ids: Iterable[ChatLike]
@@ -1489,13 +1483,20 @@ class FakeBotApi(LoopThreadServer):
         other may differ by a call made between them."""
         every = _calls_asked(method, None, None, False)
         chats = {int(chat_id) for chat_id in chat_ids}
+        total, to_chats = self._counted(
+            every, lambda name, chat, success: chat in chats and every(name, chat, success)
+        )
+        return total, to_chats
+
+    def _counted(self, *asked: Callable[[str, int | None, bool], bool]) -> list[int]:
+        """How many calls each of `asked` takes, all counted under one hold of the lock."""
+        totals = [0] * len(asked)
         with self._st.lock:
-            total = to_chats = 0
             for (name, chat, success), count in self._st.call_counts.items():
-                if every(name, chat, success):
-                    total += count
-                    to_chats += count if chat in chats else 0
-            return total, to_chats
+                for index, takes in enumerate(asked):
+                    if takes(name, chat, success):
+                        totals[index] += count
+        return totals
 
     def max_calls_in_window(
         self,
